@@ -1,0 +1,25 @@
+#ifndef C_REACTIVE_STATE_H
+#define C_REACTIVE_STATE_H
+
+#include <stdint.h>
+
+/// Per-thread state of the tracking engine. Swift has no thread-local storage, and
+/// `pthread_getspecific` costs a call; an initial-exec `_Thread_local` is a single load.
+typedef struct rs_thread_state {
+  /// The innermost active tracking scope on this thread (an unretained Swift object), or NULL.
+  void *_Nullable scope;
+  /// Thread-unique serial used to stamp recorded reads (see `AccessList`).
+  uint64_t serial;
+  /// Depth of nested `withoutObservationTracking` / transaction bookkeeping owned by Swift.
+  uint64_t aux;
+} rs_thread_state;
+
+extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));
+
+static inline rs_thread_state *_Nonnull rs_current_thread(void) { return &rs_thread; }
+
+static inline void *_Nullable rs_current_scope(void) { return rs_thread.scope; }
+
+static inline void rs_set_current_scope(void *_Nullable scope) { rs_thread.scope = scope; }
+
+#endif

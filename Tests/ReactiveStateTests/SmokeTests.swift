@@ -1,0 +1,3 @@
+import Testing
+import ReactiveState
+@Test func smoke() { #expect(1 == 1) }
