@@ -1,1 +1,39 @@
-print("benchmarks")
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+let arguments = CommandLine.arguments.dropFirst()
+let quick = arguments.contains("--quick")
+var jsonPath: String?
+if let index = arguments.firstIndex(of: "--json"),
+  arguments.index(after: index) < arguments.endIndex
+{
+  jsonPath = arguments[arguments.index(after: index)]
+}
+let filter = arguments.firstIndex(of: "--filter").flatMap { index -> String? in
+  let next = arguments.index(after: index)
+  return next < arguments.endIndex ? arguments[next] : nil
+}
+
+let harness = BenchmarkHarness(quick: quick)
+harness.printHeader()
+
+/// Every benchmark group, in print order. Each group adds its rows to the harness.
+let groups: [(name: String, run: (BenchmarkHarness) -> Void)] = [
+  ("core", runCoreBenchmarks)
+]
+for group in groups where filter == nil || group.name.contains(filter!) {
+  group.run(harness)
+}
+
+if let jsonPath {
+  let text = harness.json()
+  if let file = fopen(jsonPath, "w") {
+    fputs(text, file)
+    fclose(file)
+  }
+}
+if !harness.failures.isEmpty {
+  print("\(harness.failures.count) benchmark result check(s) failed")
+  exit(1)
+}

@@ -1,3 +1,4 @@
-import Testing
 import ReactiveState
+import Testing
+
 @Test func smoke() { #expect(1 == 1) }

@@ -1,0 +1,1 @@
+func runCoreBenchmarks(_ harness: BenchmarkHarness) {}
