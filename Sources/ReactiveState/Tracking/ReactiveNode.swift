@@ -20,12 +20,12 @@ enum SourceEvent {
 /// and only updates state; `deliver` runs after the lock is released and may call user code.
 @usableFromInline
 class ReactiveNode: @unchecked Sendable {
-  final var firstSubscriber: LinkPointer?
-  final var lastSubscriber: LinkPointer?
-  final var firstDependency: LinkPointer?
-  final var lastDependency: LinkPointer?
-  /// Intrusive delivery queue (one per notification pass); the queue holds a +1 retain.
-  final var nextQueued: ReactiveNode?
+  @exclusivity(unchecked) final var firstSubscriber: LinkPointer?
+  @exclusivity(unchecked) final var lastSubscriber: LinkPointer?
+  @exclusivity(unchecked) final var firstDependency: LinkPointer?
+  @exclusivity(unchecked) final var lastDependency: LinkPointer?
+  /// Intrusive delivery queue link (one queue per notification pass; the queue owns a +1).
+  @exclusivity(unchecked) final var nextQueued: Unmanaged<ReactiveNode>?
   /// Number of links in the subscriber list, readable without the lock.
   @usableFromInline final let subscriberCount = Atomic<Int>(0)
 
@@ -109,27 +109,29 @@ class ReactiveNode: @unchecked Sendable {
 /// A FIFO of nodes to deliver once the graph lock is released. Each queued node is retained
 /// (retaining never runs user code, so it is safe under the lock) and released after delivery.
 struct DeliveryQueue {
-  private var head: ReactiveNode?
-  private var tail: ReactiveNode?
+  private var head: Unmanaged<ReactiveNode>?
+  private var tail: Unmanaged<ReactiveNode>?
 
   var isEmpty: Bool { head == nil }
 
   /// Enqueues `node` (caller holds the graph lock).
   mutating func append(_ node: ReactiveNode) {
+    let entry = Unmanaged.passRetained(node)
     node.nextQueued = nil
-    if let tail { tail.nextQueued = node } else { head = node }
-    tail = node
+    if let tail { tail._withUnsafeGuaranteedRef { $0.nextQueued = entry } } else { head = entry }
+    tail = entry
   }
 
   /// Delivers `event` to every queued node in order, then empties the queue (no lock held).
   mutating func deliverAll(_ event: SourceEvent, from source: ReactiveNode) {
-    var node = head
+    var cursor = head
     head = nil
     tail = nil
-    while let current = node {
-      node = current.nextQueued
-      current.nextQueued = nil
-      current.deliver(event, from: source)
+    while let entry = cursor {
+      let node = entry.takeRetainedValue()
+      cursor = node.nextQueued
+      node.nextQueued = nil
+      node.deliver(event, from: source)
     }
   }
 }
