@@ -61,7 +61,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     return true
   }
 
-  override func deliver(_ event: SourceEvent, from source: ReactiveNode) {
+  override func deliver(_ event: SourceEvent, from source: SourceNode) {
     if event == .willSet { onChange() }
     Unmanaged.passUnretained(self).release()
   }

@@ -8,7 +8,7 @@ import Synchronization
 /// first (a literal at one call site is one cached object) and by `==` only on a miss, after
 /// which the other object is remembered as an alias so the next lookup is a pointer compare.
 @usableFromInline
-final class PropertySlot: ReactiveNode, @unchecked Sendable {
+final class PropertySlot: SourceNode, @unchecked Sendable {
   /// The key path this slot stands for (as first read).
   let keyPath: AnyKeyPath
   /// A second key-path object known to be `==` to `keyPath` (typically the setter's literal),
