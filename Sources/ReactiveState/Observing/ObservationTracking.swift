@@ -42,12 +42,6 @@ public struct ObservationTracking: Sendable {
     nonisolated(unsafe) let keyPath: AnyKeyPath?
     let canceller: (any EventCanceller)?
 
-    init(kind: Kind, keyPath: AnyKeyPath?, canceller: (any EventCanceller)?) {
-      self.kind = kind
-      self.keyPath = keyPath
-      self.canceller = canceller
-    }
-
     /// Whether this `.willSet`/`.didSet` event is about `keyPath` (compared by value, so
     /// `\Model.name` matches however it was spelled). Never true for `.initial`/`.deinit`.
     public func matches(_ keyPath: AnyKeyPath) -> Bool {
