@@ -2,13 +2,13 @@ import Observation
 import ReactiveState
 
 /// The Observation baseline: the toolchain's macro.
-@Observable final class ObservationCounter {
+@Observable final class ObservationCounter: @unchecked Sendable {
   var count = 0
   var other = 0
 }
 
 /// ReactiveState in the Observation-compatible hand-written form (key-path literals).
-final class HandWrittenCounter: ReactiveState.Observable {
+final class HandWrittenCounter: ReactiveState.Observable, @unchecked Sendable {
   private let registrar = ReactiveState.ObservationRegistrar()
   private var _count = 0
   private var _other = 0
