@@ -1,0 +1,97 @@
+/// One mounted view identity: the last view value its parent produced, the storage of its
+/// dynamic properties, its environment and its children. Lives until its identity ends.
+@MainActor
+final class ViewNode {
+  weak var host: ViewHost?
+  weak var parent: ViewNode?
+  let component: IdentityComponent
+  let typeID: ObjectIdentifier
+  let typeName: String
+  let isPrimitive: Bool
+  let depth: Int
+  /// Mount order; breaks ties between nodes of equal depth in the dirty queue.
+  let serial: Int
+  var view: any View
+  var children: [ViewNode] = []
+  /// Dynamic-property storage by ordinal (`StateCell`s).
+  var slots: [Int: AnyObject] = [:]
+  /// What this node's own dynamic properties read.
+  var environment: EnvironmentValues
+  /// What this node's children inherit (differs from `environment` under `.environment`).
+  var childEnvironment: EnvironmentValues
+  /// Cells this node provides to its subtree (`.environment` modifiers), by key.
+  var ownedEnvironmentCells: [ObjectIdentifier: EnvironmentCell] = [:]
+  /// Bumped on every evaluation; invalidations from older tracking scopes are ignored.
+  var generation: UInt64 = 0
+  var isLive = true
+  /// Body evaluations of this identity.
+  var bodyCount = 0
+  /// A control's value as read at its last expansion (what the user would see).
+  var controlValue: String?
+  /// Why the body could not be evaluated (a missing environment object), if so.
+  var failure: String?
+  /// Why the node is dirty, recorded by the first invalidation of the current batch.
+  var pendingCause: UpdateCause?
+  lazy var reference = WeakNodeReference(self)
+
+  init(
+    view: any View, component: IdentityComponent, parent: ViewNode?, host: ViewHost,
+    environment: EnvironmentValues, serial: Int
+  ) {
+    self.view = view
+    self.component = component
+    self.parent = parent
+    self.host = host
+    self.environment = environment
+    self.childEnvironment = environment
+    self.serial = serial
+    typeID = ObjectIdentifier(type(of: view))
+    typeName = ViewNode.shortName(of: type(of: view))
+    isPrimitive = view is any PrimitiveView
+    depth = (parent?.depth ?? -1) + 1
+  }
+
+  var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+  /// Structural path from the root, e.g. `Root/0/VStack/1/Row#3`.
+  var path: String {
+    var parts: [String] = []
+    var node: ViewNode? = self
+    while let current = node {
+      parts.append("\(current.component):\(current.typeName)")
+      node = current.parent
+    }
+    return parts.reversed().joined(separator: "/")
+  }
+
+  /// Ends the identity: storage stops accepting writes, subscriptions are ignored from now on.
+  func teardown() {
+    isLive = false
+    for slot in slots.values {
+      (slot as? any KillableCell)?.kill()
+    }
+    for child in children { child.teardown() }
+  }
+
+  /// The type name without module qualification; generic arguments kept.
+  static func shortName(of type: Any.Type) -> String {
+    String(describing: type)
+  }
+}
+
+/// A cell that can be marked dead when its identity ends.
+@MainActor
+protocol KillableCell: AnyObject {
+  func kill()
+}
+
+extension StateCell: KillableCell {
+  func kill() { isLive = false }
+}
+
+/// A sendable weak reference to a node, captured by `onChange` callbacks.
+@MainActor
+final class WeakNodeReference {
+  weak var node: ViewNode?
+  init(_ node: ViewNode) { self.node = node }
+}
