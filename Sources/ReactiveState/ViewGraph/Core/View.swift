@@ -31,6 +31,9 @@ protocol PrimitiveView {
   /// whose children render at its own indentation.
   func renderLine(_ node: ViewNode) -> String?
 
+  /// False when the line already shows the children (a titled button's label).
+  var rendersChildren: Bool { get }
+
   /// The environment this node's children inherit; runs before ``makeChildren(_:)``, outside
   /// any tracking scope.
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues
@@ -38,6 +41,7 @@ protocol PrimitiveView {
 
 extension PrimitiveView {
   func renderLine(_ node: ViewNode) -> String? { nil }
+  var rendersChildren: Bool { true }
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues {
     inherited
   }

@@ -21,6 +21,7 @@ extension ViewHost {
   ) {
     var attributes = attributes
     var line: String?
+    var rendersChildren = true
     if let failure = node.failure {
       line = "⚠ \(node.typeName): \(failure)"
     } else if let primitive = node.view as? any PrimitiveView {
@@ -28,6 +29,7 @@ extension ViewHost {
         attributes.append(attribute)
       }
       line = primitive.renderLine(node)
+      rendersChildren = primitive.rendersChildren
     } else {
       line = node.typeName
     }
@@ -37,6 +39,7 @@ extension ViewHost {
     }
     let suffix = attributes.map { " [\($0)]" }.joined()
     lines.append(String(repeating: "  ", count: indent) + line + suffix)
+    guard rendersChildren else { return }
     for child in node.children { render(child, indent: indent + 1, attributes: [], into: &lines) }
   }
 }

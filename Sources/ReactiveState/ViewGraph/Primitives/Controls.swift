@@ -40,12 +40,12 @@ public struct Button<Label: View>: View, PrimitiveView, ControlView {
 
   var controlKind: ControlKind { .button }
   func controlLabel(_ node: ViewNode) -> String { title ?? labelText(node) }
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
-    title == nil ? [ChildSpec(component: .slot(0), view: label)] : []
-  }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: label)] }
   func renderLine(_ node: ViewNode) -> String? {
     title.map { "Button \(quoted($0))" } ?? "Button"
   }
+  /// A titled button renders on one line; its label `Text` is not repeated below it.
+  var rendersChildren: Bool { title == nil }
 }
 
 extension Button where Label == Text {
