@@ -3,7 +3,7 @@ import Testing
 
 /// C: environment lookup, scope and per-key invalidation.
 @MainActor
-@Suite struct EnvironmentTests {
+@Suite struct ViewGraphEnvironmentTests {
   struct AccentReader: View {
     @Environment(\.accent) private var accent
     var body: some View { Text("accent \(accent)") }

@@ -3,7 +3,7 @@ import Testing
 
 /// D: coalescing, ordering, removal and bounded cascades.
 @MainActor
-@Suite struct SchedulingTests {
+@Suite struct ViewGraphSchedulingTests {
   struct AllThree: View {
     let model: Triple
     var body: some View { Text("\(model.a) \(model.b) \(model.flag)") }

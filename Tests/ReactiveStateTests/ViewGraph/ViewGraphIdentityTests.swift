@@ -3,7 +3,7 @@ import Testing
 
 /// A: identity and state lifetime.
 @MainActor
-@Suite struct IdentityTests {
+@Suite struct ViewGraphIdentityTests {
   struct SeededChild: View {
     @State var value: Int
     init(seed: Int) { _value = State(initialValue: seed) }

@@ -3,7 +3,7 @@ import Testing
 
 /// B: writes, bindings and dependency tracking.
 @MainActor
-@Suite struct TrackingTests {
+@Suite struct ViewGraphTrackingTests {
   struct ReadsA: View {
     let model: Triple
     var body: some View { Text("a=\(model.a)") }
