@@ -71,6 +71,11 @@ public struct ConditionalContent<TrueContent: View, FalseContent: View>: View, P
 
 extension Optional: View where Wrapped: View {}
 
+/// Identifies `Optional` view nodes without casting through the optional.
+protocol OptionalViewMarker {}
+
+extension Optional: OptionalViewMarker where Wrapped: View {}
+
 extension Optional: PrimitiveView where Wrapped: View {
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
     guard let wrapped = self else { return [] }

@@ -13,7 +13,7 @@ extension ViewHost {
 
   /// The contents of every rendered `Text`, in tree order.
   public var texts: [String] {
-    allNodes().compactMap { ($0.view as? Text)?.content }
+    allNodes().compactMap { ($0.leafView as? Text)?.content }
   }
 
   private func render(
@@ -25,7 +25,7 @@ extension ViewHost {
     if let failure = node.failure {
       line = "⚠ \(node.typeName): \(failure)"
     } else if let primitive = node.view as? any PrimitiveView {
-      if let attributed = node.view as? any AttributeCarrying, let attribute = attributed.renderedAttribute {
+      if let attributed = node.leafView as? any AttributeCarrying, let attribute = attributed.renderedAttribute {
         attributes.append(attribute)
       }
       line = primitive.renderLine(node)

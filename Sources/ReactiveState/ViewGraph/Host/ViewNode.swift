@@ -53,6 +53,11 @@ final class ViewNode {
 
   var id: ObjectIdentifier { ObjectIdentifier(self) }
 
+  /// The view for casts to concrete view types, or nil for an `Optional` wrapper node: Swift's
+  /// dynamic casts look through optionals, so `Optional<Text>` would otherwise cast to `Text`
+  /// and the same text or control would be found twice.
+  var leafView: (any View)? { view is any OptionalViewMarker ? nil : view }
+
   /// Structural path from the root, e.g. `Root/0/VStack/1/Row#3`.
   var path: String {
     var parts: [String] = []

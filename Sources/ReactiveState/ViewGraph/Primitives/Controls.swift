@@ -19,7 +19,7 @@ extension ControlView {
   func labelText(_ node: ViewNode) -> String {
     var texts: [String] = []
     node.host?.forEachNode(under: node) { descendant in
-      if let text = descendant.view as? Text { texts.append(text.content) }
+      if let text = descendant.leafView as? Text { texts.append(text.content) }
     }
     return texts.joined(separator: " ")
   }
