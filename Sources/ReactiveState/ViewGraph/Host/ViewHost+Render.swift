@@ -26,7 +26,7 @@ extension ViewHost {
       line = "⚠ \(node.typeName): \(failure)"
     } else if let primitive = node.view as? any PrimitiveView {
       if let attributed = node.leafView as? any AttributeCarrying, let attribute = attributed.renderedAttribute {
-        attributes.append(attribute)
+        attributes.insert(attribute, at: 0)  // inner modifiers first: source order
       }
       line = primitive.renderLine(node)
       rendersChildren = primitive.rendersChildren
