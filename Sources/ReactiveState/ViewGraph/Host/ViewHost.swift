@@ -36,7 +36,7 @@ public final class ViewHost {
   public private(set) var passCount = 0
 
   var root: ViewNode!
-  private var dirty: [ObjectIdentifier: ViewNode] = [:]
+  private var dirty = DirtyQueue()
   private var evaluatedThisPass: Set<ObjectIdentifier> = []
   private var isFlushing = false
   private var actionDepth = 0
@@ -66,6 +66,13 @@ public final class ViewHost {
   public func bodyCounts<V: View>(of type: V.Type) -> [Int] {
     let id = ObjectIdentifier(type)
     return allNodes().filter { $0.typeID == id }.map(\.bodyCount)
+  }
+
+  /// Number of live nodes (every view value in the tree, built-in ones included).
+  public var nodeCount: Int {
+    var count = 0
+    forEachNode(under: root) { _ in count += 1 }
+    return count
   }
 
   /// Number of live views of type `type`.
@@ -100,19 +107,23 @@ public final class ViewHost {
     while !dirty.isEmpty {
       passes += 1
       if passes > maxPassesPerFlush {
-        let names = dirty.values.map(\.typeName).sorted().joined(separator: ", ")
+        let names = dirty.nodes.map(\.typeName).sorted().joined(separator: ", ")
         record(
           .updateLoop,
           "Updates did not settle after \(maxPassesPerFlush) passes; still dirty: \(names)",
-          node: dirty.values.first!)
+          node: dirty.nodes.first!)
         dirty.removeAll()
         break
       }
       passCount += 1
       evaluatedThisPass = []
-      while let node = nextDirtyNode() {
+      var deferred: [ViewNode] = []
+      while let node = dirty.popShallowest(
+        skipping: &deferred, isEligible: { !evaluatedThisPass.contains($0.id) })
+      {
         evaluate(node, cause: node.pendingCause ?? .modelProperty)
       }
+      dirty.restart(with: deferred)
     }
     evaluatedThisPass = []
   }
@@ -134,9 +145,8 @@ public final class ViewHost {
   }
 
   private func markDirty(_ node: ViewNode, cause: UpdateCause) {
-    guard dirty[node.id] == nil else { return }
+    guard dirty.insert(node) else { return }
     node.pendingCause = cause
-    dirty[node.id] = node
     scheduleFlushIfNeeded()
   }
 
@@ -148,20 +158,6 @@ public final class ViewHost {
       self.flushScheduled = false
       self.flush()
     }
-  }
-
-  /// The shallowest dirty node not yet evaluated in this pass (ties: mount order).
-  private func nextDirtyNode() -> ViewNode? {
-    var best: ViewNode?
-    for node in dirty.values where !evaluatedThisPass.contains(node.id) {
-      if let current = best,
-        (current.depth, current.serial) < (node.depth, node.serial)
-      {
-        continue
-      }
-      best = node
-    }
-    return best
   }
 
   func record(_ kind: RuntimeIssue.Kind, _ message: String, node: ViewNode) {
@@ -183,7 +179,7 @@ public final class ViewHost {
   /// Evaluates `node`'s body (or expansion) in its own tracking scope, then reconciles its
   /// children outside that scope so their reads stay theirs.
   private func evaluate(_ node: ViewNode, cause: UpdateCause) {
-    dirty[node.id] = nil
+    dirty.remove(node)
     node.pendingCause = nil
     evaluatedThisPass.insert(node.id)
     node.generation &+= 1
@@ -262,7 +258,7 @@ public final class ViewHost {
       let inputChanged =
         child.isPrimitive || !ViewEquality.areKnownEqual(child.view, spec.view)
       child.view = spec.view
-      let isDirty = dirty[child.id] != nil
+      let isDirty = dirty.contains(child)
       guard inputChanged || isDirty else { continue }
       if evaluatedThisPass.contains(child.id) {
         markDirty(child, cause: .parentInput)
@@ -275,7 +271,7 @@ public final class ViewHost {
 
   private func remove(_ node: ViewNode) {
     node.teardown()
-    forEachNode(under: node) { dirty[$0.id] = nil }
+    forEachNode(under: node) { dirty.remove($0) }
   }
 
   // MARK: - Traversal

@@ -58,16 +58,13 @@ final class ViewNode {
   /// and the same text or control would be found twice.
   var leafView: (any View)? { view is any OptionalViewMarker ? nil : view }
 
-  /// Structural path from the root, e.g. `Root/0/VStack/1/Row#3`.
-  var path: String {
-    var parts: [String] = []
-    var node: ViewNode? = self
-    while let current = node {
-      parts.append("\(current.component):\(current.typeName)")
-      node = current.parent
-    }
-    return parts.reversed().joined(separator: "/")
-  }
+  /// Structural path from the root, e.g. `0:Root/0:VStack<…>/1:Row`. Fixed for the node's
+  /// lifetime, so computed once.
+  lazy var path: String = {
+    let own = "\(component):\(typeName)"
+    guard let parent else { return own }
+    return parent.path + "/" + own
+  }()
 
   /// Ends the identity: storage stops accepting writes, subscriptions are ignored from now on.
   func teardown() {
@@ -78,9 +75,16 @@ final class ViewNode {
     for child in children { child.teardown() }
   }
 
-  /// The type name without module qualification; generic arguments kept.
+  private static var names: [ObjectIdentifier: String] = [:]
+
+  /// The type name without module qualification, generic arguments kept (cached: describing a
+  /// generic type costs microseconds).
   static func shortName(of type: Any.Type) -> String {
-    String(describing: type)
+    let id = ObjectIdentifier(type)
+    if let name = names[id] { return name }
+    let name = String(describing: type)
+    names[id] = name
+    return name
   }
 }
 
