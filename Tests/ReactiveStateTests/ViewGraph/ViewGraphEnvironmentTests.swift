@@ -86,7 +86,8 @@ import Testing
         return _userName
       }
       set {
-        registrar.withMutation(of: self, keyPath: \.userName, replacing: _userName, with: newValue) {
+        registrar.withMutation(of: self, keyPath: \.userName, replacing: _userName, with: newValue)
+        {
           _userName = newValue
         }
       }
@@ -104,7 +105,11 @@ import Testing
   }
 
   @Test func missingEnvironmentObjectIsARecordedIssueNamingTheType() {
-    let host = ViewHost(VStack { Badge(); OptionalBadge() })
+    let host = ViewHost(
+      VStack {
+        Badge()
+        OptionalBadge()
+      })
     #expect(host.issues.count == 1)
     let issue = host.issues.first
     #expect(issue?.kind == .missingEnvironmentObject)
@@ -117,7 +122,11 @@ import Testing
 
   @Test func injectedObjectIsTrackedPerPropertyRead() {
     let account = Account()
-    let host = ViewHost(VStack { Badge(); OptionalBadge() }.environment(account))
+    let host = ViewHost(
+      VStack {
+        Badge()
+        OptionalBadge()
+      }.environment(account))
     #expect(host.texts == ["Guest", "has account"])
     account.userName = "Ada"
     host.flush()

@@ -130,7 +130,10 @@ import Testing
   @Test func updateLogNamesTheNodeAndWhatInvalidatedIt() throws {
     let model = Triple()
     let host = ViewHost(Logged(model: model))
-    #expect(host.updateLog.map(\.description) == ["Logged ← mount", "LoggedChild ← mount", "EnvReader ← mount"])
+    #expect(
+      host.updateLog.map(\.description) == [
+        "Logged ← mount", "LoggedChild ← mount", "EnvReader ← mount",
+      ])
     host.resetCounts()
     try host.tap("local")
     host.perform { model.a = 1 }
@@ -143,7 +146,10 @@ import Testing
         "Logged ← observable model property",
         "EnvReader ← environment LevelKey",
       ])
-    #expect(host.updateLog.last?.path == "0:Logged/0:EnvironmentWriterView<VStack<TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>>>/0:VStack<TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>>/0:TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>/3:EnvReader")
+    #expect(
+      host.updateLog.last?.path
+        == "0:Logged/0:EnvironmentWriterView<VStack<TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>>>/0:VStack<TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>>/0:TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>/3:EnvReader"
+    )
   }
 
   @Test func manualModeUpdatesOnlyOnFlush() throws {

@@ -144,7 +144,8 @@ import Testing
     let host = ViewHost(FoodTruckMenuView().environment(account))
     #expect(host.render() == "FoodTruckMenuView\n  Button \"Login\"")
     try host.tap("Login")
-    #expect(host.render() == "FoodTruckMenuView\n  HStack\n    Text \"Ada\"\n    Button \"Log out\"")
+    #expect(
+      host.render() == "FoodTruckMenuView\n  HStack\n    Text \"Ada\"\n    Button \"Log out\"")
     try host.tap("Log out")
     #expect(host.texts == ["Login"])
     #expect(host.bodyCount(FoodTruckMenuView.self) == 3)
@@ -241,6 +242,7 @@ import Testing
     #expect(host.bodyCount(ManualDonutView.self) == 2)
     location.name = "Bypassed"
     host.flush()
-    #expect(host.bodyCount(ManualDonutView.self) == 2, "writes that bypass withMutation are invisible")
+    #expect(
+      host.bodyCount(ManualDonutView.self) == 2, "writes that bypass withMutation are invisible")
   }
 }

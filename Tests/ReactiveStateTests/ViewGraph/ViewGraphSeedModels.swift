@@ -98,7 +98,9 @@ final class ArticleStore: Observable {
       return _draftTitle
     }
     set {
-      registrar.withMutation(of: self, keyPath: \.draftTitle, replacing: _draftTitle, with: newValue) {
+      registrar.withMutation(
+        of: self, keyPath: \.draftTitle, replacing: _draftTitle, with: newValue
+      ) {
         _draftTitle = newValue
       }
     }

@@ -12,7 +12,11 @@ final class Triple: Observable {
       registrar.access(self, keyPath: \.a)
       return _a
     }
-    set { registrar.withMutation(of: self, keyPath: \.a, replacing: _a, with: newValue) { _a = newValue } }
+    set {
+      registrar.withMutation(of: self, keyPath: \.a, replacing: _a, with: newValue) {
+        _a = newValue
+      }
+    }
   }
 
   var b: Int {
@@ -20,7 +24,11 @@ final class Triple: Observable {
       registrar.access(self, keyPath: \.b)
       return _b
     }
-    set { registrar.withMutation(of: self, keyPath: \.b, replacing: _b, with: newValue) { _b = newValue } }
+    set {
+      registrar.withMutation(of: self, keyPath: \.b, replacing: _b, with: newValue) {
+        _b = newValue
+      }
+    }
   }
 
   var flag: Bool {

@@ -15,7 +15,8 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
 
   /// Rows keyed by the value at `id`.
   public init(
-    _ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content
+    _ data: Data, id: KeyPath<Data.Element, ID>,
+    @ViewBuilder content: @escaping (Data.Element) -> Content
   ) {
     self.data = data
     self.id = { $0[keyPath: id] }

@@ -48,7 +48,8 @@ public struct Binding<Value> {
   public var projectedValue: Binding<Value> { self }
 
   /// A binding to a member of the value, writing through to the source.
-  public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Binding<Member> {
+  public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Binding<Member>
+  {
     let getValue = getValue
     let setValue = setValue
     return Binding<Member>(

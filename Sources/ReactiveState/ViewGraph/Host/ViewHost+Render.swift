@@ -25,7 +25,9 @@ extension ViewHost {
     if let failure = node.failure {
       line = "⚠ \(node.typeName): \(failure)"
     } else if let primitive = node.view as? any PrimitiveView {
-      if let attributed = node.leafView as? any AttributeCarrying, let attribute = attributed.renderedAttribute {
+      if let attributed = node.leafView as? any AttributeCarrying,
+        let attribute = attributed.renderedAttribute
+      {
         attributes.insert(attribute, at: 0)  // inner modifiers first: source order
       }
       line = primitive.renderLine(node)
@@ -34,7 +36,9 @@ extension ViewHost {
       line = node.typeName
     }
     guard let line else {
-      for child in node.children { render(child, indent: indent, attributes: attributes, into: &lines) }
+      for child in node.children {
+        render(child, indent: indent, attributes: attributes, into: &lines)
+      }
       return
     }
     let suffix = attributes.map { " [\($0)]" }.joined()

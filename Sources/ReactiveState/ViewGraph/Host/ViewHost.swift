@@ -237,10 +237,12 @@ public final class ViewHost {
     var matches: [(ChildSpec, ViewNode?)] = []
     matches.reserveCapacity(specs.count)
     for spec in specs {
-      let key = ChildKey(component: spec.component, type: ObjectIdentifier(Swift.type(of: spec.view)))
+      let key = ChildKey(
+        component: spec.component, type: ObjectIdentifier(Swift.type(of: spec.view)))
       matches.append((spec, existing.removeValue(forKey: key)))
     }
-    for child in node.children where existing[ChildKey(component: child.component, type: child.typeID)] === child {
+    for child in node.children
+    where existing[ChildKey(component: child.component, type: child.typeID)] === child {
       remove(child)
     }
     var children: [ViewNode] = []

@@ -7,7 +7,9 @@ public struct AttributedView<Content: View>: View, PrimitiveView {
   /// True for `.disabled(true)`: controls below it cannot be acted on.
   let disables: Bool
 
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: content)] }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: content)]
+  }
 }
 
 extension View {

@@ -7,7 +7,9 @@ public struct EnvironmentWriterView<Content: View>: View, PrimitiveView {
   let content: Content
   let write: @MainActor (inout EnvironmentValues) -> Void
 
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: content)] }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: content)]
+  }
 
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues {
     var scratch = EnvironmentValues()

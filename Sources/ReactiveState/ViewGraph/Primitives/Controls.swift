@@ -40,7 +40,9 @@ public struct Button<Label: View>: View, PrimitiveView, ControlView {
 
   var controlKind: ControlKind { .button }
   func controlLabel(_ node: ViewNode) -> String { title ?? labelText(node) }
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: label)] }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: label)]
+  }
   func renderLine(_ node: ViewNode) -> String? {
     title.map { "Button \(quoted($0))" } ?? "Button"
   }

@@ -5,7 +5,9 @@ public struct List<Content: View>: View, PrimitiveView {
   /// A list of the builder's views.
   public init(@ViewBuilder content: () -> Content) { self.content = content() }
 
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: content)] }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: content)]
+  }
   func renderLine(_ node: ViewNode) -> String? { "List" }
 }
 
@@ -33,7 +35,9 @@ public struct Form<Content: View>: View, PrimitiveView {
   /// A form of the builder's views.
   public init(@ViewBuilder content: () -> Content) { self.content = content() }
 
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: content)] }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: content)]
+  }
   func renderLine(_ node: ViewNode) -> String? { "Form" }
 }
 
@@ -54,8 +58,12 @@ public struct Section<Content: View>: View, PrimitiveView {
     self.content = content()
   }
 
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: content)] }
-  func renderLine(_ node: ViewNode) -> String? { title.map { "Section \(quoted($0))" } ?? "Section" }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: content)]
+  }
+  func renderLine(_ node: ViewNode) -> String? {
+    title.map { "Section \(quoted($0))" } ?? "Section"
+  }
 }
 
 /// A title paired with a value or with content views.
@@ -69,7 +77,9 @@ public struct LabeledContent<Content: View>: View, PrimitiveView {
     self.content = content()
   }
 
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: content)] }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: content)]
+  }
   func renderLine(_ node: ViewNode) -> String? { "LabeledContent \(quoted(title))" }
 }
 

@@ -66,7 +66,9 @@ public struct VStack<Content: View>: View, PrimitiveView {
     self.content = content()
   }
 
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: content)] }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: content)]
+  }
   func renderLine(_ node: ViewNode) -> String? {
     stackLine("VStack", alignment: alignment?.rawValue, spacing: spacing)
   }
@@ -88,7 +90,9 @@ public struct HStack<Content: View>: View, PrimitiveView {
     self.content = content()
   }
 
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: content)] }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: content)]
+  }
   func renderLine(_ node: ViewNode) -> String? {
     stackLine("HStack", alignment: alignment?.rawValue, spacing: spacing)
   }
@@ -105,7 +109,9 @@ public struct ZStack<Content: View>: View, PrimitiveView {
     self.content = content()
   }
 
-  func makeChildren(_ node: ViewNode) -> [ChildSpec] { [ChildSpec(component: .slot(0), view: content)] }
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: content)]
+  }
   func renderLine(_ node: ViewNode) -> String? {
     stackLine("ZStack", alignment: alignment?.rawValue, spacing: nil)
   }
