@@ -9,7 +9,7 @@
 final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   private let onChange: @Sendable () -> Void
   /// Guarded by the graph lock.
-  private var isFinished = false
+  @exclusivity(unchecked) private var isFinished = false
 
   private init(onChange: @escaping @Sendable () -> Void) {
     self.onChange = onChange
@@ -61,7 +61,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     return true
   }
 
-  override func deliver(_ event: SourceEvent, from source: ReactiveNode) {
+  override func deliver(_ event: SourceEvent, from source: SourceNode) {
     if event == .willSet { onChange() }
     Unmanaged.passUnretained(self).release()
   }
@@ -69,7 +69,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
 
 /// Monotonic counter of install passes (guarded by the graph lock).
 private final class InstallPassCounter: @unchecked Sendable {
-  private var value: UInt64 = 0
+  @exclusivity(unchecked) private var value: UInt64 = 0
   func next() -> UInt64 {
     value &+= 1
     return value

@@ -7,7 +7,7 @@
 /// list; every field is guarded by ``GraphLock`` except where a subscriber owns its
 /// dependency list during its own run (see ``ReactiveNode``).
 struct DependencyLink {
-  unowned(unsafe) var source: ReactiveNode
+  unowned(unsafe) var source: SourceNode
   unowned(unsafe) var subscriber: ReactiveNode
   var previousSubscriber: LinkPointer?
   var nextSubscriber: LinkPointer?
@@ -26,7 +26,7 @@ enum LinkAllocator {
   private static let maximumFree = 4096
 
   /// Allocates a link (caller holds the graph lock).
-  static func make(source: ReactiveNode, subscriber: ReactiveNode, version: UInt64) -> LinkPointer {
+  static func make(source: SourceNode, subscriber: ReactiveNode, version: UInt64) -> LinkPointer {
     let link: LinkPointer
     if let recycled = freeList {
       freeList = recycled.pointee.nextDependency

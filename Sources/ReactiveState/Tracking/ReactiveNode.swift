@@ -11,23 +11,19 @@ enum SourceEvent {
   case deinitialized
 }
 
-/// A node of the dependency graph. Sources (``PropertySlot``s) use the subscriber list;
-/// subscribers (observers) use the dependency list; derived values use both.
+/// A node of the dependency graph that depends on others: an observer, or (through
+/// ``SourceNode``) a derived value. Its dependency list holds one link per source it read.
 ///
 /// Threading: the lists and every subclass's state transitions are guarded by
-/// ``GraphLock``. `subscriberCount` is atomic so a writer can skip the lock when nobody
-/// listens. Subclasses override the `receive`/`deliver` pair: `receive` runs under the lock
-/// and only updates state; `deliver` runs after the lock is released and may call user code.
+/// ``GraphLock``. Subclasses override the `receive`/`deliver` pair: `receive` runs under the
+/// lock and only updates state; `deliver` runs after the lock is released and may call user
+/// code.
 @usableFromInline
 class ReactiveNode: @unchecked Sendable {
-  final var firstSubscriber: LinkPointer?
-  final var lastSubscriber: LinkPointer?
-  final var firstDependency: LinkPointer?
-  final var lastDependency: LinkPointer?
-  /// Intrusive delivery queue (one per notification pass); the queue holds a +1 retain.
-  final var nextQueued: ReactiveNode?
-  /// Number of links in the subscriber list, readable without the lock.
-  @usableFromInline final let subscriberCount = Atomic<Int>(0)
+  @exclusivity(unchecked) final var firstDependency: LinkPointer?
+  @exclusivity(unchecked) final var lastDependency: LinkPointer?
+  /// Intrusive delivery queue link (one queue per notification pass; the queue owns a +1).
+  @exclusivity(unchecked) final var nextQueued: Unmanaged<ReactiveNode>?
 
   init() {}
 
@@ -40,13 +36,13 @@ class ReactiveNode: @unchecked Sendable {
   func sourceWillDeinitialize(_ link: LinkPointer) -> Bool { false }
 
   /// Called without the lock, once per queued `receive` that returned true.
-  func deliver(_ event: SourceEvent, from source: ReactiveNode) {}
+  func deliver(_ event: SourceEvent, from source: SourceNode) {}
 
   // MARK: - Link maintenance (caller holds the graph lock)
 
   /// Appends a new edge `source → subscriber` to the tail of both lists.
   @discardableResult
-  static func link(_ source: ReactiveNode, to subscriber: ReactiveNode, version: UInt64)
+  static func link(_ source: SourceNode, to subscriber: ReactiveNode, version: UInt64)
     -> LinkPointer
   {
     let link = LinkAllocator.make(source: source, subscriber: subscriber, version: version)
@@ -106,30 +102,42 @@ class ReactiveNode: @unchecked Sendable {
   }
 }
 
+/// A node others can depend on: a property slot or a derived value. `subscriberCount` is
+/// atomic so a writer can skip the lock when nobody listens.
+@usableFromInline
+class SourceNode: ReactiveNode, @unchecked Sendable {
+  @exclusivity(unchecked) final var firstSubscriber: LinkPointer?
+  @exclusivity(unchecked) final var lastSubscriber: LinkPointer?
+  /// Number of links in the subscriber list, readable without the lock.
+  final let subscriberCount = Atomic<Int>(0)
+}
+
 /// A FIFO of nodes to deliver once the graph lock is released. Each queued node is retained
 /// (retaining never runs user code, so it is safe under the lock) and released after delivery.
 struct DeliveryQueue {
-  private var head: ReactiveNode?
-  private var tail: ReactiveNode?
+  private var head: Unmanaged<ReactiveNode>?
+  private var tail: Unmanaged<ReactiveNode>?
 
   var isEmpty: Bool { head == nil }
 
   /// Enqueues `node` (caller holds the graph lock).
   mutating func append(_ node: ReactiveNode) {
+    let entry = Unmanaged.passRetained(node)
     node.nextQueued = nil
-    if let tail { tail.nextQueued = node } else { head = node }
-    tail = node
+    if let tail { tail._withUnsafeGuaranteedRef { $0.nextQueued = entry } } else { head = entry }
+    tail = entry
   }
 
   /// Delivers `event` to every queued node in order, then empties the queue (no lock held).
-  mutating func deliverAll(_ event: SourceEvent, from source: ReactiveNode) {
-    var node = head
+  mutating func deliverAll(_ event: SourceEvent, from source: SourceNode) {
+    var cursor = head
     head = nil
     tail = nil
-    while let current = node {
-      node = current.nextQueued
-      current.nextQueued = nil
-      current.deliver(event, from: source)
+    while let entry = cursor {
+      let node = entry.takeRetainedValue()
+      cursor = node.nextQueued
+      node.nextQueued = nil
+      node.deliver(event, from: source)
     }
   }
 }

@@ -45,19 +45,24 @@ import Testing
         nextTracker += 1
         let reads = Property.allCases.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
         let nested = Int.random(in: 0..<4, using: &random) == 0
-        let innerReads = Property.allCases.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
+        let innerReads = Property.allCases.filter { _ in Int.random(in: 0..<3, using: &random) == 0
+        }
         let inner = nextTracker
         if nested { nextTracker += 1 }
-        let snapshot: @Sendable (Int) -> String = { id in "fire \(id) a=\(model.a) b=\(model.b) c=\(model.c)" }
-        engine.track({
-          for property in reads.prefix(reads.count / 2) { _ = read(property, of: model) }
-          if nested {
-            engine.track({
-              for property in innerReads { _ = read(property, of: model) }
-            }, onChange: { log.value.append(snapshot(inner)) })
-          }
-          for property in reads.dropFirst(reads.count / 2) { _ = read(property, of: model) }
-        }, onChange: { log.value.append(snapshot(outer)) })
+        let snapshot: @Sendable (Int) -> String = { id in
+          "fire \(id) a=\(model.a) b=\(model.b) c=\(model.c)"
+        }
+        engine.track(
+          {
+            for property in reads.prefix(reads.count / 2) { _ = read(property, of: model) }
+            if nested {
+              engine.track(
+                {
+                  for property in innerReads { _ = read(property, of: model) }
+                }, onChange: { log.value.append(snapshot(inner)) })
+            }
+            for property in reads.dropFirst(reads.count / 2) { _ = read(property, of: model) }
+          }, onChange: { log.value.append(snapshot(outer)) })
       } else {
         let value = Int.random(in: 0..<3, using: &random)
         switch Int.random(in: 0..<7, using: &random) {
