@@ -9,7 +9,22 @@
 /// In ``UpdateMode/automatic`` mode the host flushes at the end of each action (``tap(_:)``,
 /// ``setText(_:in:)``, …, ``perform(_:)``) and schedules a main-actor flush for changes made
 /// elsewhere; call ``flush()`` to apply those synchronously. In ``UpdateMode/manual`` mode only
-/// ``flush()`` updates. The host and all views are `@MainActor`.
+/// ``flush()`` updates.
+///
+/// Choices (SwiftUI leaves them open or traps):
+/// - Isolation: the host, `View`, `State`, `Binding`, `Bindable` and `Environment` are
+///   `@MainActor`, as SwiftUI's views are; tests using them are `@MainActor`. A model mutated on
+///   another thread invalidates through a main-actor hop (its `onChange` cannot run views there).
+/// - A `@State` write during `body` is dropped and recorded (SwiftUI's behaviour); an observable
+///   model written during `body` cannot be undone, so it is recorded and its readers update in
+///   the next pass, bounded by ``maxPassesPerFlush``.
+/// - A missing `@Environment(Model.self)` object is recorded (naming the type and
+///   `.environment(_:)`); that view's body is not evaluated and it renders as a warning line.
+/// - A reused child is re-evaluated only if it is dirty or its new value is not known to be
+///   equal (memberwise, closures never equal); built-in views are always re-expanded.
+/// - ``updateLog`` names `@State` properties and environment keys exactly; for model
+///   properties it says "observable model property", because the one-shot `onChange` of
+///   `withObservationTracking` does not report the object or key path.
 @MainActor
 public final class ViewHost {
   /// When pending updates are applied.
