@@ -4,8 +4,10 @@
 /// (`prevSubscriber`/`nextSubscriber`) and the subscriber's dependency list
 /// (`previousDependency`/`nextDependency`) — so inserting at a cursor and unlinking from both
 /// sides are O(1) with no hashing. Links are manually allocated and recycled through a free
-/// list; every field is guarded by ``GraphLock`` except where a subscriber owns its
-/// dependency list during its own run (see ``ReactiveNode``).
+/// list; every field is guarded by ``GraphLock``, except that a running continuous observer
+/// reads its own dependency list (and writes `version`) without it: nobody else changes a
+/// running subscriber's dependency list. `previousSubscriber == self` marks a link whose
+/// source was deallocated while its subscriber was running.
 struct DependencyLink {
   unowned(unsafe) var source: SourceNode
   unowned(unsafe) var subscriber: ReactiveNode

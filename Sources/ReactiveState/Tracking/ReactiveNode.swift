@@ -40,11 +40,19 @@ class ReactiveNode: @unchecked Sendable {
 
   // MARK: - Link maintenance (caller holds the graph lock)
 
-  /// Appends a new edge `source → subscriber` to the tail of both lists.
+  /// Appends a new edge `source → subscriber` at the tail of both lists.
   @discardableResult
   static func link(_ source: SourceNode, to subscriber: ReactiveNode, version: UInt64)
     -> LinkPointer
   {
+    link(source, to: subscriber, after: subscriber.lastDependency, version: version)
+  }
+
+  /// Inserts a new edge `source → subscriber`: at the tail of the source's subscriber list,
+  /// and right after `cursor` in the subscriber's dependency list (at its head when nil).
+  static func link(
+    _ source: SourceNode, to subscriber: ReactiveNode, after cursor: LinkPointer?, version: UInt64
+  ) -> LinkPointer {
     let link = LinkAllocator.make(source: source, subscriber: subscriber, version: version)
     link.pointee.previousSubscriber = source.lastSubscriber
     if let last = source.lastSubscriber {
@@ -53,21 +61,23 @@ class ReactiveNode: @unchecked Sendable {
       source.firstSubscriber = link
     }
     source.lastSubscriber = link
-    link.pointee.previousDependency = subscriber.lastDependency
-    if let last = subscriber.lastDependency {
-      last.pointee.nextDependency = link
+    let next = cursor == nil ? subscriber.firstDependency : cursor!.pointee.nextDependency
+    link.pointee.previousDependency = cursor
+    link.pointee.nextDependency = next
+    if let cursor {
+      cursor.pointee.nextDependency = link
     } else {
       subscriber.firstDependency = link
     }
-    subscriber.lastDependency = link
+    if let next { next.pointee.previousDependency = link } else { subscriber.lastDependency = link }
     source.subscriberCount.add(1, ordering: .sequentiallyConsistent)
     return link
   }
 
-  /// Removes an edge from both lists and recycles it.
-  static func unlink(_ link: LinkPointer) {
+  /// Removes an edge from its source's subscriber list only, and marks it detached; the
+  /// subscriber removes it from its dependency list later (used while it is running).
+  static func detachFromSource(_ link: LinkPointer) {
     let source = link.pointee.source
-    let subscriber = link.pointee.subscriber
     let previousSubscriber = link.pointee.previousSubscriber
     let nextSubscriber = link.pointee.nextSubscriber
     if let previousSubscriber {
@@ -80,6 +90,18 @@ class ReactiveNode: @unchecked Sendable {
     } else {
       source.lastSubscriber = previousSubscriber
     }
+    // A self-pointer marks "source side gone" (only read under the lock, never by the
+    // subscriber's lock-free run).
+    link.pointee.previousSubscriber = link
+    link.pointee.nextSubscriber = nil
+    source.subscriberCount.subtract(1, ordering: .sequentiallyConsistent)
+  }
+
+  /// Removes an edge from both lists (only the dependency list if already detached) and
+  /// recycles it.
+  static func unlink(_ link: LinkPointer) {
+    if link.pointee.previousSubscriber != link { detachFromSource(link) }
+    let subscriber = link.pointee.subscriber
     let previousDependency = link.pointee.previousDependency
     let nextDependency = link.pointee.nextDependency
     if let previousDependency {
@@ -92,13 +114,20 @@ class ReactiveNode: @unchecked Sendable {
     } else {
       subscriber.lastDependency = previousDependency
     }
-    source.subscriberCount.subtract(1, ordering: .sequentiallyConsistent)
     LinkAllocator.recycle(link)
   }
 
   /// Removes every dependency edge of this subscriber.
   final func unlinkAllDependencies() {
     while let link = firstDependency { ReactiveNode.unlink(link) }
+  }
+
+  /// Removes every dependency edge after `cursor` (all of them when nil): the sources a run
+  /// did not read again.
+  final func unlinkDependencies(after cursor: LinkPointer?) {
+    while let link = cursor == nil ? firstDependency : cursor!.pointee.nextDependency {
+      ReactiveNode.unlink(link)
+    }
   }
 }
 
