@@ -150,9 +150,8 @@ import Testing
         return
       }
       // Traps unless the scheduler really runs the body on the main actor.
-      MainActor.assumeIsolated {
-        runs.value.append("main, after mutation: \(mutationReturned.value)")
-      }
+      let a = model.a
+      MainActor.assumeIsolated { runs.value.append("main, a=\(a)") }
       done.value?.resume()
     }
     await withCheckedContinuation { continuation in
