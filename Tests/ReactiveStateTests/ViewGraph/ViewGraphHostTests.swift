@@ -141,11 +141,13 @@ import Testing
     #expect(
       host.updateLog.map(\.description) == [
         "Logged ← state Logged.local",
-        "Logged ← observable model property",
+        "Logged ← property \\Triple.<computed Int>",
         "LoggedChild ← new input from parent",
-        "Logged ← observable model property",
+        "Logged ← property \\Triple.<computed Int>",
         "EnvReader ← environment LevelKey",
       ])
+    #expect(host.updateLog[1].cause == .modelProperty(ObservedKeyPath(\Triple.a)))
+    #expect(host.updateLog[3].cause == .modelProperty(ObservedKeyPath(\Triple.b)))
     #expect(
       host.updateLog.last?.path
         == "0:Logged/0:EnvironmentWriterView<VStack<TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>>>/0:VStack<TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>>/0:TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>/3:EnvReader"

@@ -22,9 +22,9 @@
 ///   `.environment(_:)`); that view's body is not evaluated and it renders as a warning line.
 /// - A reused child is re-evaluated only if it is dirty or its new value is not known to be
 ///   equal (memberwise, closures never equal); built-in views are always re-expanded.
-/// - ``updateLog`` names `@State` properties and environment keys exactly; for model
-///   properties it says "observable model property", because the one-shot `onChange` of
-///   `withObservationTracking` does not report the object or key path.
+/// - ``updateLog`` names what invalidated each evaluation: the `@State` property, the
+///   environment key, or the model's key path (from the event form of
+///   `withObservationTracking(options:_:onChange:)`, whose event carries it).
 @MainActor
 public final class ViewHost {
   /// When pending updates are applied.
@@ -136,7 +136,7 @@ public final class ViewHost {
       while let node = dirty.popShallowest(
         skipping: &deferred, isEligible: { !evaluatedThisPass.contains($0.id) })
       {
-        evaluate(node, cause: node.pendingCause ?? .modelProperty)
+        evaluate(node, cause: node.pendingCause ?? .unknownProperty)
       }
       dirty.restart(with: deferred)
     }
@@ -149,7 +149,7 @@ public final class ViewHost {
   /// at `willSet`, before the new value is stored.
   func invalidate(_ node: ViewNode, cause: UpdateCause) {
     guard node.isLive else { return }
-    if let updating = ViewGraphRuntime.updatingNode, cause == .modelProperty {
+    if let updating = ViewGraphRuntime.updatingNode, cause.isModelProperty {
       record(
         .modelWriteDuringUpdate,
         "An observable property read by \(node.typeName) changed while \(updating.typeName) "
@@ -233,7 +233,7 @@ public final class ViewHost {
     ViewGraphRuntime.updatingNode = node
     defer { ViewGraphRuntime.updatingNode = outer }
     return withObservationTracking(
-      apply,
+      options: .willSet, apply,
       onChange: ViewGraphRuntime.invalidation(node.reference, generation: node.generation))
   }
 
@@ -280,7 +280,7 @@ public final class ViewHost {
       if evaluatedThisPass.contains(child.id) {
         markDirty(child, cause: .parentInput)
       } else {
-        evaluate(child, cause: isDirty ? (child.pendingCause ?? .modelProperty) : .parentInput)
+        evaluate(child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput)
       }
     }
     node.children = children
