@@ -116,6 +116,9 @@ import Testing
     host.resetCounts()
     host.perform { model.orders.append("#1") }
     #expect(host.bodyLog == ["OrdersView"])
+    #expect(
+      host.updateLog.last?.cause == .modelProperty(ObservedKeyPath(\FoodTruckModel.orders)),
+      "reading the computed orderCount tracked the stored orders")
     host.perform { model.donuts.append("Sprinkles") }
     #expect(host.bodyLog == ["OrdersView", "DonutsView"])
     host.perform { model.revenue += 12 }
