@@ -225,6 +225,10 @@ import Testing
     let host = ViewHost(InlineDonutList(donuts: donuts))
     try host.tap("Randomize", occurrence: 1)
     #expect(host.bodyCount(InlineDonutList.self) == 1, "row reads belong to the ForEach")
+    #expect(
+      host.updateLog.last?.description
+        == "ForEach<Array<Donut>, Int, HStack<TupleView<(Text, Button<Text>)>>>"
+        + " ← property \\Donut.<computed String>")
     #expect(host.texts.filter { $0 != "Randomize" } == ["Donut 0", "Random 1", "Donut 2"])
   }
 

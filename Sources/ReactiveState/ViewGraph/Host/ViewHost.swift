@@ -41,7 +41,8 @@ public final class ViewHost {
   public var maxPassesPerFlush = 16
   /// Runtime issues recorded so far, oldest first.
   public private(set) var issues: [RuntimeIssue] = []
-  /// Every body evaluation so far with its cause, oldest first ("why did this update").
+  /// Every body evaluation so far with its cause, oldest first ("why did this update"), plus
+  /// re-expansions of built-in views (controls, `ForEach`) invalidated by their own reads.
   public private(set) var updateLog: [UpdateRecord] = []
   /// Type names of evaluated bodies, in evaluation order.
   public private(set) var bodyLog: [String] = []
@@ -201,6 +202,12 @@ public final class ViewHost {
     let specs: [ChildSpec]
     if let primitive = node.view as? any PrimitiveView {
       node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
+      if cause != .mount, cause != .parentInput {
+        // A built-in view's own reads invalidated it (a control's binding, a ForEach row
+        // closure): log it, though it has no body to count.
+        updateLog.append(
+          UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
+      }
       specs = tracked(node) { primitive.makeChildren(node) }
     } else {
       node.childEnvironment = node.environment
