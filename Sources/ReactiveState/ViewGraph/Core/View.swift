@@ -34,6 +34,11 @@ protocol PrimitiveView {
   /// False when the line already shows the children (a titled button's label).
   var rendersChildren: Bool { get }
 
+  /// True for leaf views cheap to compare (a control holding a title and a binding): an equal
+  /// new value skips re-expansion, so a frequently re-evaluated parent does not re-arm the
+  /// control's tracking each time. Containers are always re-expanded.
+  var skipsWhenEqual: Bool { get }
+
   /// The environment this node's children inherit; runs before ``makeChildren(_:)``, outside
   /// any tracking scope.
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues
@@ -42,6 +47,7 @@ protocol PrimitiveView {
 extension PrimitiveView {
   func renderLine(_ node: ViewNode) -> String? { nil }
   var rendersChildren: Bool { true }
+  var skipsWhenEqual: Bool { false }
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues {
     inherited
   }

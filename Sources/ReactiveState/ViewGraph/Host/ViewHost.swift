@@ -280,7 +280,8 @@ public final class ViewHost {
       children.append(child)
       child.environment = node.childEnvironment
       let inputChanged =
-        child.isPrimitive || !ViewEquality.areKnownEqual(child.view, spec.view)
+        child.isPrimitive && !child.skipsWhenEqual
+        || !ViewEquality.areKnownEqual(child.view, spec.view)
       child.view = spec.view
       let isDirty = dirty.contains(child)
       guard inputChanged || isDirty else { continue }

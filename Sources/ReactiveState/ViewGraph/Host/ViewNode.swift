@@ -8,6 +8,8 @@ final class ViewNode {
   let typeID: ObjectIdentifier
   let typeName: String
   let isPrimitive: Bool
+  /// A built-in leaf compared like a user view before re-expanding (see `PrimitiveView`).
+  let skipsWhenEqual: Bool
   let depth: Int
   /// Mount order; breaks ties between nodes of equal depth in the dirty queue.
   let serial: Int
@@ -47,7 +49,9 @@ final class ViewNode {
     self.serial = serial
     typeID = ObjectIdentifier(type(of: view))
     typeName = ViewNode.shortName(of: type(of: view))
-    isPrimitive = view is any PrimitiveView
+    let primitive = view as? any PrimitiveView
+    isPrimitive = primitive != nil
+    skipsWhenEqual = primitive?.skipsWhenEqual ?? false
     depth = (parent?.depth ?? -1) + 1
   }
 

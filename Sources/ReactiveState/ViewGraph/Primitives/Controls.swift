@@ -72,6 +72,7 @@ public struct TextField: View, PrimitiveView, ControlView {
   }
 
   var controlKind: ControlKind { .textField }
+  var skipsWhenEqual: Bool { true }
   func controlLabel(_ node: ViewNode) -> String { title }
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
     node.controlValue = text.wrappedValue
@@ -94,6 +95,7 @@ public struct Toggle: View, PrimitiveView, ControlView {
   }
 
   var controlKind: ControlKind { .toggle }
+  var skipsWhenEqual: Bool { true }
   func controlLabel(_ node: ViewNode) -> String { title }
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
     node.controlValue = String(isOn.wrappedValue)

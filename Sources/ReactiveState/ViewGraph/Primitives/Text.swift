@@ -10,6 +10,7 @@ public struct Text: View, PrimitiveView, Equatable {
   public init(verbatim content: String) { self.content = content }
 
   func makeChildren(_ node: ViewNode) -> [ChildSpec] { [] }
+  var skipsWhenEqual: Bool { true }
   func renderLine(_ node: ViewNode) -> String? { "Text \(quoted(content))" }
 }
 
