@@ -135,6 +135,31 @@ import Testing
     #expect(host.bodyCount(OptionalBadge.self) == 1)
   }
 
+  struct Switching: View {
+    let first: Account
+    let second: Account
+    @State private var useSecond = false
+    var body: some View {
+      VStack {
+        Badge()
+        Toggle("second", isOn: $useSecond)
+      }
+      .environment(useSecond ? second : first)
+    }
+  }
+
+  @Test func replacingTheInjectedObjectReEvaluatesItsReaders() throws {
+    let first = Account()
+    let second = Account()
+    second.userName = "Grace"
+    let host = ViewHost(Switching(first: first, second: second))
+    try host.toggle("second")
+    #expect(host.texts == ["Grace"])
+    #expect(host.updateLog.map(\.description).contains("Badge ← environment Account"))
+    host.perform { first.userName = "Ada" }
+    #expect(host.bodyCount(Badge.self) == 2, "the replaced object no longer invalidates")
+  }
+
   @Test func readingOutsideAViewReturnsTheDefault() {
     let reader = AccentReader()
     #expect(Environment(\.accent).wrappedValue == "none")

@@ -86,6 +86,28 @@ import Testing
     #expect(host.bodyCount(StateCounter.self) == 2, "state never read in body does not invalidate")
   }
 
+  final class Box {
+    var value = 0
+  }
+
+  struct NonEquatableState: View {
+    @State private var items: [Box] = []
+    @State private var box = Box()
+    var body: some View {
+      Text("\(items.count) \(box.value)")
+      Button("same array") { items = items }
+      Button("same object") { box = box }
+    }
+  }
+
+  @Test func nonEquatableStateAlwaysInvalidatesButTheSameObjectDoesNot() throws {
+    let host = ViewHost(NonEquatableState())
+    try host.tap("same object")
+    #expect(host.bodyCount(NonEquatableState.self) == 1, "=== for class references")
+    try host.tap("same array")
+    #expect(host.bodyCount(NonEquatableState.self) == 2, "no equality: always a change")
+  }
+
   struct Field: View {
     @Binding var text: String
     var body: some View {
