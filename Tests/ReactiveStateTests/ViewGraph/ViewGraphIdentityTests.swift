@@ -190,17 +190,6 @@ import Testing
     var body: some View { Button("other \(count)") { count += 1 } }
   }
 
-  struct Erased: View {
-    let model: Triple
-    var body: some View {
-      if model.flag {
-        AnyView(CounterView(label: "erased"))
-      } else {
-        AnyView(OtherCounter())
-      }
-    }
-  }
-
   struct ErasedSameSlot: View {
     let model: Triple
     var body: some View {

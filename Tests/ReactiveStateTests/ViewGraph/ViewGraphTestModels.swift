@@ -44,26 +44,6 @@ final class Triple: Observable {
   }
 }
 
-/// A model counting its initialisations.
-final class Counted: Observable {
-  nonisolated(unsafe) static var inits = 0
-  private let registrar = ObservationRegistrar()
-  private var _value = 0
-  init() { Counted.inits += 1 }
-
-  var value: Int {
-    get {
-      registrar.access(self, keyPath: \.value)
-      return _value
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.value, replacing: _value, with: newValue) {
-        _value = newValue
-      }
-    }
-  }
-}
-
 /// A counter with `@State`, labelled so several can be told apart.
 struct CounterView: View {
   let label: String
