@@ -12,7 +12,8 @@ enum ViewGraphRuntime {
   static var updatingNode: ViewNode?
   /// The cause attached to invalidations fired by the write in progress.
   static var currentCause: UpdateCause?
-  /// The thread the main actor runs on (recorded when the first host is created).
+  /// The thread the main actor runs on, recorded when the first host is created (before any
+  /// view tracking scope exists, so later readers on other threads see it set).
   nonisolated(unsafe) static var mainThread: pthread_t?
 
   /// Runs `write` with `cause` attached to the invalidations it fires.

@@ -11,6 +11,17 @@
 /// elsewhere; call ``flush()`` to apply those synchronously. In ``UpdateMode/manual`` mode only
 /// ``flush()`` updates.
 ///
+/// ```swift
+/// @MainActor @Test func addingABook() throws {
+///   let host = ViewHost(ReadingListView())
+///   try host.type("Dune", into: "Book title")   // finds the TextField by its title
+///   try host.tap("Add")                          // updates run at the end of the action
+///   #expect(host.texts.contains("Dune"))
+///   #expect(host.bodyCount(BookCount.self) == 2)
+///   print(host.render(), host.updateLog, host.issues)
+/// }
+/// ```
+///
 /// Choices (SwiftUI leaves them open or traps):
 /// - Isolation: the host, `View`, `State`, `Binding`, `Bindable` and `Environment` are
 ///   `@MainActor`, as SwiftUI's views are; tests using them are `@MainActor`. A model mutated on
