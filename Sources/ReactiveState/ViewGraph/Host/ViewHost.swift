@@ -70,6 +70,8 @@ public final class ViewHost {
   private var flushScheduled = false
   private var nextSerial = 0
   private var bodyCountsByType: [String: Int] = [:]
+  /// Actions to run after the current pass (`onChange`), in enqueue order.
+  private var pendingEffects: [@MainActor () -> Void] = []
 
   /// Mounts `root` and evaluates the whole tree once.
   public init<Root: View>(_ root: Root, mode: UpdateMode = .automatic) {
@@ -79,10 +81,11 @@ public final class ViewHost {
     self.root = makeNode(root, component: .slot(0), parent: nil, environment: EnvironmentValues())
     evaluate(self.root, cause: .mount)
     evaluatedThisPass = []
+    if mode == .automatic { flush() }
   }
 
   /// True when some view is waiting to be re-evaluated.
-  public var hasPendingUpdates: Bool { !dirty.isEmpty }
+  public var hasPendingUpdates: Bool { !dirty.isEmpty || !pendingEffects.isEmpty }
 
   /// Body evaluations of every view of type `type`, including identities that have ended.
   public func bodyCount<V: View>(_ type: V.Type) -> Int {
@@ -131,6 +134,7 @@ public final class ViewHost {
     isFlushing = true
     defer { isFlushing = false }
     var passes = 0
+    runEffects()
     while !dirty.isEmpty {
       passes += 1
       if passes > maxPassesPerFlush {
@@ -151,8 +155,25 @@ public final class ViewHost {
         evaluate(node, cause: node.pendingCause ?? .unknownProperty)
       }
       dirty.restart(with: deferred)
+      evaluatedThisPass = []
+      runEffects()
     }
     evaluatedThisPass = []
+    pendingEffects.removeAll()
+  }
+
+  /// Schedules `effect` to run after the current pass, outside any tracking scope.
+  func enqueueEffect(_ effect: @escaping @MainActor () -> Void) {
+    pendingEffects.append(effect)
+  }
+
+  /// Runs the effects queued by the last pass; their writes dirty views for the next pass.
+  private func runEffects() {
+    while !pendingEffects.isEmpty {
+      let effects = pendingEffects
+      pendingEffects = []
+      for effect in effects { effect() }
+    }
   }
 
   // MARK: - Invalidation
