@@ -127,8 +127,9 @@ public final class ViewHost {
     try action()
   }
 
-  /// Applies all pending updates: passes of dirty views, shallowest first, until none is left
-  /// or ``maxPassesPerFlush`` passes ran.
+  /// Applies all pending updates: passes of dirty views, shallowest first, each followed by the
+  /// `onChange` actions it triggered, until nothing is dirty or ``maxPassesPerFlush`` passes
+  /// ran (then ``RuntimeIssue/Kind/updateLoop`` is recorded and the rest is dropped).
   public func flush() {
     guard !isFlushing else { return }
     isFlushing = true
