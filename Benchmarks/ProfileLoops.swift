@@ -1,3 +1,4 @@
+import Observation
 import ReactiveState
 
 /// `--profile NAME COUNT`: runs one ReactiveState operation COUNT times and nothing else, for
@@ -19,6 +20,16 @@ enum ProfileLoops {
     case "unread":
       ReactiveState.withObservationTracking({ _ = model.other }, onChange: {})
       for i in 0..<count { model.count = i + 1 }
+    case "roundtrip-observation":
+      let theirs = ObservationCounter()
+      for i in 0..<count {
+        Observation.withObservationTracking({ _ = theirs.count }, onChange: {})
+        theirs.count = i + 1
+      }
+    case "continuous-observation":
+      let theirs = ObservationRearmingObserver(model: ObservationCounter())
+      theirs.arm()
+      for i in 0..<count { theirs.model.count = i + 1 }
     default:
       print("unknown profile \(name)")
     }

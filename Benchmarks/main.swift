@@ -32,6 +32,7 @@ harness.printHeader()
 let groups: [(name: String, run: (BenchmarkHarness) -> Void)] = [
   ("core", runCoreBenchmarks),
   ("observing", runObservingBenchmarks),
+  ("viewgraph", runViewGraphBenchmarks),
 ]
 for group in groups where filter == nil || group.name.contains(filter!) {
   group.run(harness)
