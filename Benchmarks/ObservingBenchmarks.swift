@@ -34,7 +34,8 @@ private func benchmarkContinuousRerun(_ harness: BenchmarkHarness) {
   let theirs = ObservationRearmingObserver(model: theirsModel)
   theirs.arm()
   let b = harness.time(operations: 1) { for i in 0..<m { theirsModel.count = i + 1 } } / Double(m)
-  harness.check(runs.value == theirs.runs, "continuous runs \(runs.value) vs re-armed \(theirs.runs)")
+  harness.check(
+    runs.value == theirs.runs, "continuous runs \(runs.value) vs re-armed \(theirs.runs)")
   harness.add(
     BenchmarkRow(
       group: "observing", name: "continuous re-run, 1 dependency (mutate → re-run)", ours: a,
@@ -53,11 +54,14 @@ private func benchmarkContinuousFanOut(_ harness: BenchmarkHarness) {
       _ = ours.count
     }
   }
-  let a = harness.time(operations: 1) { for i in 0..<m { ours.count = i + 1 } } / Double(m * observers)
+  let a =
+    harness.time(operations: 1) { for i in 0..<m { ours.count = i + 1 } } / Double(m * observers)
   let theirsModel = ObservationCounter()
   let theirs = (0..<observers).map { _ in ObservationRearmingObserver(model: theirsModel) }
   for observer in theirs { observer.arm() }
-  let b = harness.time(operations: 1) { for i in 0..<m { theirsModel.count = i + 1 } } / Double(m * observers)
+  let b =
+    harness.time(operations: 1) { for i in 0..<m { theirsModel.count = i + 1 } }
+    / Double(m * observers)
   harness.check(runs.value == theirs.reduce(0) { $0 + $1.runs }, "fan-out runs differ")
   harness.add(
     BenchmarkRow(
@@ -75,22 +79,24 @@ private func benchmarkAsyncSequence(_ harness: BenchmarkHarness) {
     var iterator = ObservedValues { ours.count }.makeAsyncIterator()
     _ = await iterator.next()
     var last = 0
-    let oursTime = await asyncMeasure(harness) {
-      for i in 0..<m {
-        ours.count = i + 1
-        last = await iterator.next() ?? -1
-      }
-    } / Double(m)
+    let oursTime =
+      await asyncMeasure(harness) {
+        for i in 0..<m {
+          ours.count = i + 1
+          last = await iterator.next() ?? -1
+        }
+      } / Double(m)
     let theirsModel = ObservationCounter()
     var theirs = Observations { theirsModel.count }.makeAsyncIterator()
     _ = await theirs.next()
     var theirsLast = 0
-    let theirsTime = await asyncMeasure(harness) {
-      for i in 0..<m {
-        theirsModel.count = i + 1
-        theirsLast = await theirs.next() ?? -1
-      }
-    } / Double(m)
+    let theirsTime =
+      await asyncMeasure(harness) {
+        for i in 0..<m {
+          theirsModel.count = i + 1
+          theirsLast = await theirs.next() ?? -1
+        }
+      } / Double(m)
     results.set(ours: oursTime, theirs: theirsTime, correct: last == m && theirsLast == m)
     semaphore.signal()
   }

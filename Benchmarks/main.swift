@@ -16,8 +16,12 @@ if let index = arguments.firstIndex(of: "--json"),
 {
   jsonPath = arguments[arguments.index(after: index)]
 }
-if let index = arguments.firstIndex(of: "--profile"), arguments.index(index, offsetBy: 2) < arguments.endIndex {
-  ProfileLoops.run(arguments[arguments.index(after: index)], count: Int(arguments[arguments.index(index, offsetBy: 2)]) ?? 1)
+if let index = arguments.firstIndex(of: "--profile"),
+  arguments.index(index, offsetBy: 2) < arguments.endIndex
+{
+  ProfileLoops.run(
+    arguments[arguments.index(after: index)],
+    count: Int(arguments[arguments.index(index, offsetBy: 2)]) ?? 1)
   exit(0)
 }
 let filter = arguments.firstIndex(of: "--filter").flatMap { index -> String? in
