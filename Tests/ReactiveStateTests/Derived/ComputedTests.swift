@@ -79,7 +79,7 @@ import Testing
 
   @Test func customEqualityCutsOffToo() {
     let model = HandModel()
-    let rounded = Computed("rounded", isEqual: { abs($0 - $1) < 10 }) { Double(model.a) }
+    let rounded = Computed("rounded", isEqual: { abs($0 - $1) < 10 }, { Double(model.a) })
     let runs = Box(0)
     let token = observe {
       runs.value += 1
