@@ -33,74 +33,108 @@ import CReactiveState
 /// `lazy var totalCache = Computed { [unowned self] in items.reduce(0, +) }` and
 /// `var total: Int { totalCache.value }`.
 public final class Computed<Value>: @unchecked Sendable {
-  let node: ComputedNode<Value>
+  @usableFromInline let node: ComputedNode
+  @usableFromInline let storage: ComputedStorage<Value>
 
   /// A derived value without equality cut-off (every recomputation counts as a change).
-  public init(_ name: String = "Computed", _ derive: @escaping () throws -> Value) {
-    node = ComputedNode(name: name, isEqual: { _, _ in false }, derive: derive)
+  @inlinable
+  public convenience init(_ name: String = "Computed", _ derive: @escaping () throws -> Value) {
+    self.init(name, isEqual: { _, _ in false }, derive)
   }
 
   /// A derived value whose recomputations are cut off when `isEqual(old, new)`.
+  @inlinable
   public init(
     _ name: String = "Computed", isEqual: @escaping (Value, Value) -> Bool,
     _ derive: @escaping () throws -> Value
   ) {
-    node = ComputedNode(name: name, isEqual: isEqual, derive: derive)
+    // The closure is built here, in the caller's specialised context, so evaluating and
+    // comparing never goes through generic metadata at run time.
+    let storage = ComputedStorage<Value>()
+    self.storage = storage
+    self.node = ComputedNode(name: name) { [unowned(unsafe) storage] in
+      let outcome = Result { try derive() }
+      defer { storage.outcome = outcome }
+      guard case .success(let new) = outcome, case .success(let old)? = storage.outcome else {
+        return true
+      }
+      return !isEqual(old, new)
+    }
   }
 
   /// The current value; rethrows the derivation's cached error.
-  public func get() throws -> Value { try node.read().get() }
+  @inlinable
+  public func get() throws -> Value {
+    try read().get()
+  }
 
   /// The current value. A derivation that throws traps here with its error: read throwing
   /// derivations with ``get()``.
+  @inlinable
   public var value: Value {
-    switch node.read() {
+    switch read() {
     case .success(let value): return value
     case .failure(let error): fatalError("\(node.name) threw \(error); read it with get()")
     }
   }
+
+  @inlinable
+  func read() -> Result<Value, any Error> {
+    guard node.pullAndTrack() else { return .failure(DerivedValueCycle(name: node.name)) }
+    defer { node.endRead() }
+    return storage.outcome!
+  }
 }
 
-/// The graph node of a ``Computed``: the derivation, its equality and its cached outcome.
-final class ComputedNode<Value>: DerivedNode, @unchecked Sendable {
-  private let derive: () throws -> Value
-  private let isEqual: (Value, Value) -> Bool
-  /// The cached outcome (compute lock).
-  private var cached: Result<Value, any Error>?
+/// The cached outcome of a ``Computed`` (guarded by its node's compute lock).
+@usableFromInline
+final class ComputedStorage<Value>: @unchecked Sendable {
+  @exclusivity(unchecked) @usableFromInline var outcome: Result<Value, any Error>?
 
-  init(
-    name: String, isEqual: @escaping (Value, Value) -> Bool, derive: @escaping () throws -> Value
-  ) {
-    self.derive = derive
-    self.isEqual = isEqual
+  @usableFromInline init() {}
+}
+
+/// The graph node of a ``Computed``; type-erased so the engine runs no generic code.
+@usableFromInline
+final class ComputedNode: DerivedNode, @unchecked Sendable {
+  /// Runs the derivation, stores the outcome, returns whether it changed.
+  private let evaluate: () -> Bool
+  @exclusivity(unchecked) private var hasOutcome = false
+
+  @usableFromInline
+  init(name: String, evaluate: @escaping () -> Bool) {
+    self.evaluate = evaluate
     super.init(name: name)
   }
 
-  override var hasValue: Bool { cached != nil }
+  override var hasValue: Bool { hasOutcome }
 
   override func evaluateAndStore() -> Bool {
-    let outcome = Result { try derive() }
-    defer { cached = outcome }
-    guard case .success(let new) = outcome, case .success(let old)? = cached else { return true }
-    return !isEqual(old, new)
+    hasOutcome = true
+    return evaluate()
   }
 
-  /// Brings the value up to date, records the read in the current tracking scope, and
-  /// returns the cached outcome (a cycle returns the previous outcome, or the cycle error).
-  func read() -> Result<Value, any Error> {
+  /// Brings the value up to date and records the read in the current tracking scope.
+  /// On success the compute lock is held until ``endRead()`` (the caller copies the
+  /// outcome); returns false on a cycle (nothing held).
+  @usableFromInline
+  func pullAndTrack() -> Bool {
     // A cycle: this thread is inside this node's own computation (and holds its lock).
-    guard refresh() else { return .failure(DerivedValueCycle(name: name)) }
-    computeLock.lock()
-    defer { computeLock.unlock() }
+    guard refreshKeepingLock() else { return false }
     if let scope = rs_current_scope() {
       Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.record(self) }
     }
-    return cached!
+    return true
   }
+
+  /// Releases the compute lock taken by a successful ``pullAndTrack()``.
+  @usableFromInline
+  func endRead() { computeLock.unlock() }
 }
 
 extension Computed where Value: Equatable {
   /// A derived value with `==` equality cut-off.
+  @inlinable
   public convenience init(_ name: String = "Computed", _ derive: @escaping () throws -> Value) {
     self.init(name, isEqual: ==, derive)
   }
@@ -110,6 +144,8 @@ extension Computed where Value: Equatable {
 public struct DerivedValueCycle: Error, CustomStringConvertible {
   /// The derived value that read itself.
   public let name: String
+
+  @usableFromInline init(name: String) { self.name = name }
 
   public var description: String { "\(name) reads itself (a cycle through derived values)" }
 }

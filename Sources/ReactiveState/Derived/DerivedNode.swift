@@ -13,9 +13,10 @@ import Synchronization
 /// Ownership: a derived node holds its inputs strongly (`inputs`), inputs never hold it
 /// (links are unowned). When its last subscriber goes away it drops its upstream links and
 /// recomputes on its next read.
+@usableFromInline
 class DerivedNode: SourceNode, @unchecked Sendable {
   /// Name used in diagnostics.
-  let name: String
+  @usableFromInline let name: String
   /// Propagation stack link (graph lock).
   @exclusivity(unchecked) unowned(unsafe) final var nextToWalk: DerivedNode?
   /// Orphan worklist link (graph lock).
@@ -25,8 +26,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// A computation is in progress: its dependency list belongs to the computing thread
   /// (graph lock).
   @exclusivity(unchecked) final var isComputing = false
-  /// Upstream links were dropped (no subscribers left): the next read recomputes (graph lock).
-  @exclusivity(unchecked) final var isUnlinked = false
+  /// Upstream links were dropped (no subscribers left): the next read recomputes. Written
+  /// under the graph lock, read by the computing thread.
+  final let isUnlinked = Atomic<Bool>(false)
   /// Waiting in the orphan worklist (graph lock).
   @exclusivity(unchecked) final var isQueuedOrphan = false
   /// The thread computing right now (cycle detection), 0 when none.
@@ -34,7 +36,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Serialises computations and validations of this node.
   final let computeLock = PThreadMutex()
   /// What the last computation read, in order, with the versions it saw (compute lock).
-  final var inputs: ContiguousArray<(source: SourceNode, version: UInt64)> = []
+  @exclusivity(unchecked) final var inputs = InputList()
   /// The last link confirmed by the running computation (computing thread).
   @exclusivity(unchecked) private var cursor: LinkPointer?
   private let scope = DerivedScope()
@@ -45,7 +47,10 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     scope.node = Unmanaged.passUnretained(self)
   }
 
-  deinit { ChangePropagation.detachSubscribers(of: self) }
+  deinit {
+    ChangePropagation.detachSubscribers(of: self)
+    inputs.removeAll()
+  }
 
   // MARK: - Subclass hooks
 
@@ -82,7 +87,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   final func dropUpstream() {
     guard !isComputing else { return }
     unlinkAllDependencies()
-    isUnlinked = true
+    isUnlinked.store(true, ordering: .sequentiallyConsistent)
     isStale.store(true, ordering: .sequentiallyConsistent)
   }
 
@@ -91,18 +96,26 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Brings the cached value up to date. Returns false when reading it now would be a cycle
   /// (the diagnostic is reported).
   final func refresh() -> Bool {
+    guard refreshKeepingLock() else { return false }
+    computeLock.unlock()
+    return true
+  }
+
+  /// ``refresh()`` that leaves the compute lock held on success (the caller reads the value
+  /// and unlocks).
+  final func refreshKeepingLock() -> Bool {
     if computingThread.load(ordering: .relaxed) == TrackingScope.currentThreadIdentity {
       ObservationDiagnostics.report(
-        "\(name) reads itself (a cycle through derived values); the read returns its previous value or fails"
+        "\(name) reads itself (a cycle through derived values); the read fails with DerivedValueCycle"
       )
       return false
     }
     computeLock.lock()
-    defer { computeLock.unlock() }
     guard isStale.load(ordering: .acquiring) else { return true }
     isStale.store(false, ordering: .sequentiallyConsistent)
-    let unlinked = GraphLock.shared.withLock { isUnlinked }
-    if hasValue && !unlinked && !inputsChanged() { return true }
+    if hasValue && !isUnlinked.load(ordering: .sequentiallyConsistent) && !inputsChanged() {
+      return true
+    }
     compute()
     return true
   }
@@ -110,7 +123,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Whether any input's version moved since the last computation (refreshing derived
   /// inputs first, in read order, stopping at the first change).
   private func inputsChanged() -> Bool {
-    for input in inputs {
+    for input in inputs.inputs {
       if input.source.isDerived {
         _ = unsafeDowncast(input.source, to: DerivedNode.self).refresh()
       }
@@ -123,20 +136,18 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   private func compute() {
     computingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
-    GraphLock.shared.withLock {
-      isComputing = true
-      isUnlinked = false
-    }
+    GraphLock.shared.withLock { isComputing = true }
+    isUnlinked.store(false, ordering: .sequentiallyConsistent)
     cursor = nil
-    inputs.removeAll(keepingCapacity: true)
+    inputs.restart()
     scope.reset()
     scope.begin()
     let changed = evaluateAndStore()
     scope.end()
+    inputs.trim()
     GraphLock.shared.withLock {
       unlinkDependencies(after: cursor)
       isComputing = false
-      ReactiveNode.drainOrphans()
     }
     computingThread.store(0, ordering: .relaxed)
     // By two: odd versions mean "mutation in flight" to readers of property slots.
@@ -148,7 +159,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     if source.lastReaderStamp.load(ordering: .relaxed) == stamp { return }
     source.lastReaderStamp.store(stamp, ordering: .relaxed)
     let version = source.version.load(ordering: .sequentiallyConsistent)
-    inputs.append((source, version))
+    inputs.append(source, version: version)
     let candidate = cursor == nil ? firstDependency : cursor!.pointee.nextDependency
     if let candidate, candidate.pointee.source === source {
       candidate.pointee.version = version
@@ -165,7 +176,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 /// and never leak into the scope that read the derived value.
 final class DerivedScope: TrackingScope {
   /// Set once, right after the node is initialised; the node owns this scope.
-  var node: Unmanaged<DerivedNode>?
+  @exclusivity(unchecked) var node: Unmanaged<DerivedNode>?
 
   override func record(_ source: SourceNode) {
     node.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.track(source, stamp: stamp) }
