@@ -1,0 +1,153 @@
+import Observation
+import ReactiveStateMacrosFree
+import Testing
+
+// `@Tracked` in the host shapes users write: non-final bases and subclasses, generic classes,
+// `@MainActor` classes, properties without a default value.
+
+private final class HostCounter: @unchecked Sendable {
+  var value = 0
+}
+
+private class HostBase: TrackedObservable, @unchecked Sendable {
+  let observationRegistrar = ReactiveState.ObservationRegistrar()
+  @Tracked var base = 0
+}
+
+private final class HostSub: HostBase, @unchecked Sendable {
+  @Tracked var sub = ""
+  var fullDescription: String { "\(base) \(sub)" }
+}
+
+private final class HostGeneric<Element>: TrackedObservable, @unchecked Sendable {
+  let observationRegistrar = ReactiveState.ObservationRegistrar()
+  @Tracked var element: Element
+  @Tracked var count = 0
+
+  init(_ element: Element) {
+    self.element = element
+  }
+}
+
+@Observation.Observable
+private final class HostOracleGeneric<Element> {
+  var element: Element
+  init(_ element: Element) { self.element = element }
+}
+
+@MainActor
+private final class HostMainActorModel: TrackedObservable {
+  let observationRegistrar = ReactiveState.ObservationRegistrar()
+  @Tracked var title = "start"
+  @Tracked var names: [String] = []
+}
+
+private final class HostNoDefault: TrackedObservable, @unchecked Sendable {
+  let observationRegistrar = ReactiveState.ObservationRegistrar()
+  @Tracked var name: String
+  @Tracked var ratio: Double
+
+  init(name: String) {
+    self.name = name
+    ratio = 1
+  }
+}
+
+private func hostFires(reading read: () -> Void, during mutate: () -> Void) -> Int {
+  let count = HostCounter()
+  ReactiveState.withObservationTracking(read) { count.value += 1 }
+  mutate()
+  return count.value
+}
+
+@Suite("@Tracked hosts")
+struct TrackedHostTests {
+  @Test func subclassInstanceTracksBaseProperty() {
+    let model = HostSub()
+    #expect(hostFires(reading: { _ = model.base }) { model.base = 1 } == 1)
+    #expect(hostFires(reading: { _ = model.base }) { (model as HostBase).base = 2 } == 1)
+    #expect(hostFires(reading: { _ = (model as HostBase).base }) { model.base = 3 } == 1)
+  }
+
+  @Test func subclassKeyPathsAreRootedAtTheDeclaringClass() {
+    let model = HostSub()
+    // A raw notification for `\HostBase.base` must reach a reader of `model.base` …
+    #expect(
+      hostFires(reading: { _ = model.base }) {
+        model.observationRegistrar.willSet(model as HostBase, keyPath: \HostBase.base)
+        model.observationRegistrar.didSet(model as HostBase, keyPath: \HostBase.base)
+      } == 1)
+    // … and one for `\HostSub.sub` a reader of `model.sub`.
+    #expect(
+      hostFires(reading: { _ = model.sub }) {
+        model.observationRegistrar.willSet(model, keyPath: \HostSub.sub)
+        model.observationRegistrar.didSet(model, keyPath: \HostSub.sub)
+      } == 1)
+  }
+
+  @Test func subclassPropertiesAreIndependent() {
+    let model = HostSub()
+    #expect(hostFires(reading: { _ = model.base }) { model.sub = "x" } == 0)
+    #expect(hostFires(reading: { _ = model.sub }) { model.base = 9 } == 0)
+    #expect(hostFires(reading: { _ = model.sub }) { model.sub = "y" } == 1)
+  }
+
+  @Test func computedPropertyTracksBothLevels() {
+    let model = HostSub()
+    #expect(hostFires(reading: { _ = model.fullDescription }) { model.base = 4 } == 1)
+    #expect(hostFires(reading: { _ = model.fullDescription }) { model.sub = "z" } == 1)
+    #expect(model.fullDescription == "4 z")
+  }
+
+  @Test func nonFinalBaseWorksAlone() {
+    let model = HostBase()
+    #expect(hostFires(reading: { _ = model.base }) { model.base = 0 } == 0)
+    #expect(hostFires(reading: { _ = model.base }) { model.base = 5 } == 1)
+  }
+
+  @Test func genericPropertyAlwaysNotifiesLikeTheMacro() {
+    let model = HostGeneric(1)
+    let oracle = HostOracleGeneric(1)
+    let tracked = hostFires(reading: { _ = model.element }) { model.element = 1 }
+    let count = HostCounter()
+    Observation.withObservationTracking {
+      _ = oracle.element
+    } onChange: {
+      count.value += 1
+    }
+    oracle.element = 1
+    #expect(tracked == 1)
+    #expect(tracked == count.value)
+    #expect(model.element == 1)
+  }
+
+  @Test func concreteEquatablePropertyOfGenericClassDeduplicates() {
+    let model = HostGeneric("a")
+    #expect(hostFires(reading: { _ = model.count }) { model.count = 0 } == 0)
+    #expect(hostFires(reading: { _ = model.count }) { model.count = 1 } == 1)
+  }
+
+  @Test @MainActor func mainActorModel() {
+    let model = HostMainActorModel()
+    let count = HostCounter()
+    ReactiveState.withObservationTracking {
+      _ = model.title
+    } onChange: {
+      count.value += 1
+    }
+    model.title = "start"
+    #expect(count.value == 0)
+    model.title = "next"
+    #expect(count.value == 1)
+    model.names.append("a")
+    #expect(model.names == ["a"])
+  }
+
+  @Test func propertiesWithoutDefaultUseTheDeclaredTypesRule() {
+    let model = HostNoDefault(name: "n")
+    #expect(model.name == "n")
+    #expect(hostFires(reading: { _ = model.name }) { model.name = "n" } == 0)
+    #expect(hostFires(reading: { _ = model.name }) { model.name = "m" } == 1)
+    #expect(hostFires(reading: { _ = model.ratio }) { model.ratio = .nan } == 1)
+  }
+}
