@@ -41,8 +41,7 @@ public struct Published<Value> {
   /// Unavailable: `$name` is only usable on class properties.
   @available(*, unavailable, message: "@Published is only available on properties of classes")
   public var projectedValue: Publisher {
-    get { fatalError("unreachable") }
-    set { fatalError("unreachable") }
+    fatalError("unreachable")
   }
 
   /// The accessors of a `@Published` class property (called by the compiler).
