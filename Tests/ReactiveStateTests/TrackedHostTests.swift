@@ -64,51 +64,55 @@ private func hostFires(reading read: () -> Void, during mutate: () -> Void) -> I
 struct TrackedHostTests {
   @Test func subclassInstanceTracksBaseProperty() {
     let model = HostSub()
-    #expect(hostFires(reading: { _ = model.base }) { model.base = 1 } == 1)
-    #expect(hostFires(reading: { _ = model.base }) { (model as HostBase).base = 2 } == 1)
-    #expect(hostFires(reading: { _ = (model as HostBase).base }) { model.base = 3 } == 1)
+    #expect(hostFires(reading: { _ = model.base }, during: { model.base = 1 }) == 1)
+    #expect(hostFires(reading: { _ = model.base }, during: { (model as HostBase).base = 2 }) == 1)
+    #expect(hostFires(reading: { _ = (model as HostBase).base }, during: { model.base = 3 }) == 1)
   }
 
   @Test func subclassKeyPathsAreRootedAtTheDeclaringClass() {
     let model = HostSub()
     // A raw notification for `\HostBase.base` must reach a reader of `model.base` …
     #expect(
-      hostFires(reading: { _ = model.base }) {
-        model.observationRegistrar.willSet(model as HostBase, keyPath: \HostBase.base)
-        model.observationRegistrar.didSet(model as HostBase, keyPath: \HostBase.base)
-      } == 1)
+      hostFires(
+        reading: { _ = model.base },
+        during: {
+          model.observationRegistrar.willSet(model as HostBase, keyPath: \HostBase.base)
+          model.observationRegistrar.didSet(model as HostBase, keyPath: \HostBase.base)
+        }) == 1)
     // … and one for `\HostSub.sub` a reader of `model.sub`.
     #expect(
-      hostFires(reading: { _ = model.sub }) {
-        model.observationRegistrar.willSet(model, keyPath: \HostSub.sub)
-        model.observationRegistrar.didSet(model, keyPath: \HostSub.sub)
-      } == 1)
+      hostFires(
+        reading: { _ = model.sub },
+        during: {
+          model.observationRegistrar.willSet(model, keyPath: \HostSub.sub)
+          model.observationRegistrar.didSet(model, keyPath: \HostSub.sub)
+        }) == 1)
   }
 
   @Test func subclassPropertiesAreIndependent() {
     let model = HostSub()
-    #expect(hostFires(reading: { _ = model.base }) { model.sub = "x" } == 0)
-    #expect(hostFires(reading: { _ = model.sub }) { model.base = 9 } == 0)
-    #expect(hostFires(reading: { _ = model.sub }) { model.sub = "y" } == 1)
+    #expect(hostFires(reading: { _ = model.base }, during: { model.sub = "x" }) == 0)
+    #expect(hostFires(reading: { _ = model.sub }, during: { model.base = 9 }) == 0)
+    #expect(hostFires(reading: { _ = model.sub }, during: { model.sub = "y" }) == 1)
   }
 
   @Test func computedPropertyTracksBothLevels() {
     let model = HostSub()
-    #expect(hostFires(reading: { _ = model.fullDescription }) { model.base = 4 } == 1)
-    #expect(hostFires(reading: { _ = model.fullDescription }) { model.sub = "z" } == 1)
+    #expect(hostFires(reading: { _ = model.fullDescription }, during: { model.base = 4 }) == 1)
+    #expect(hostFires(reading: { _ = model.fullDescription }, during: { model.sub = "z" }) == 1)
     #expect(model.fullDescription == "4 z")
   }
 
   @Test func nonFinalBaseWorksAlone() {
     let model = HostBase()
-    #expect(hostFires(reading: { _ = model.base }) { model.base = 0 } == 0)
-    #expect(hostFires(reading: { _ = model.base }) { model.base = 5 } == 1)
+    #expect(hostFires(reading: { _ = model.base }, during: { model.base = 0 }) == 0)
+    #expect(hostFires(reading: { _ = model.base }, during: { model.base = 5 }) == 1)
   }
 
   @Test func genericPropertyAlwaysNotifiesLikeTheMacro() {
     let model = HostGeneric(1)
     let oracle = HostOracleGeneric(1)
-    let tracked = hostFires(reading: { _ = model.element }) { model.element = 1 }
+    let tracked = hostFires(reading: { _ = model.element }, during: { model.element = 1 })
     let count = HostCounter()
     Observation.withObservationTracking {
       _ = oracle.element
@@ -123,8 +127,8 @@ struct TrackedHostTests {
 
   @Test func concreteEquatablePropertyOfGenericClassDeduplicates() {
     let model = HostGeneric("a")
-    #expect(hostFires(reading: { _ = model.count }) { model.count = 0 } == 0)
-    #expect(hostFires(reading: { _ = model.count }) { model.count = 1 } == 1)
+    #expect(hostFires(reading: { _ = model.count }, during: { model.count = 0 }) == 0)
+    #expect(hostFires(reading: { _ = model.count }, during: { model.count = 1 }) == 1)
   }
 
   @Test @MainActor func mainActorModel() {
@@ -146,8 +150,8 @@ struct TrackedHostTests {
   @Test func propertiesWithoutDefaultUseTheDeclaredTypesRule() {
     let model = HostNoDefault(name: "n")
     #expect(model.name == "n")
-    #expect(hostFires(reading: { _ = model.name }) { model.name = "n" } == 0)
-    #expect(hostFires(reading: { _ = model.name }) { model.name = "m" } == 1)
-    #expect(hostFires(reading: { _ = model.ratio }) { model.ratio = .nan } == 1)
+    #expect(hostFires(reading: { _ = model.name }, during: { model.name = "n" }) == 0)
+    #expect(hostFires(reading: { _ = model.name }, during: { model.name = "m" }) == 1)
+    #expect(hostFires(reading: { _ = model.ratio }, during: { model.ratio = .nan }) == 1)
   }
 }

@@ -18,7 +18,9 @@ private final class TrackedReference {}
 private final class TrackedEquatableReference: Equatable {
   let id: Int
   init(id: Int) { self.id = id }
-  static func == (lhs: TrackedEquatableReference, rhs: TrackedEquatableReference) -> Bool { lhs.id == rhs.id }
+  static func == (lhs: TrackedEquatableReference, rhs: TrackedEquatableReference) -> Bool {
+    lhs.id == rhs.id
+  }
 }
 
 private final class TrackedModel: TrackedObservable, @unchecked Sendable {
@@ -80,12 +82,16 @@ private func trackedAssignmentFires<Value>(
 ) -> (tracked: Int, oracle: Int) {
   let trackedValue = value(tracked)
   let oracleValue = trackedValue
-  let trackedCount = trackedFires(reading: { _ = tracked[keyPath: trackedKeyPath] }) {
-    tracked[keyPath: trackedKeyPath] = trackedValue
-  }
-  let oracleCount = trackedOracleFires(reading: { _ = oracle[keyPath: oracleKeyPath] }) {
-    oracle[keyPath: oracleKeyPath] = oracleValue
-  }
+  let trackedCount = trackedFires(
+    reading: { _ = tracked[keyPath: trackedKeyPath] },
+    during: {
+      tracked[keyPath: trackedKeyPath] = trackedValue
+    })
+  let oracleCount = trackedOracleFires(
+    reading: { _ = oracle[keyPath: oracleKeyPath] },
+    during: {
+      oracle[keyPath: oracleKeyPath] = oracleValue
+    })
   return (trackedCount, oracleCount)
 }
 
@@ -93,15 +99,16 @@ private func trackedAssignmentFires<Value>(
 struct TrackedTests {
   @Test func readRecordsAndChangeNotifies() {
     let model = TrackedModel()
-    #expect(trackedFires(reading: { _ = model.int }) { model.int = 5 } == 1)
+    #expect(trackedFires(reading: { _ = model.int }, during: { model.int = 5 }) == 1)
     #expect(model.int == 5)
   }
 
   @Test func unreadAndIgnoredPropertiesDoNotNotify() {
     let model = TrackedModel()
-    #expect(trackedFires(reading: { _ = model.int }) { model.string = "b" } == 0)
-    #expect(trackedFires(reading: { _ = model.int; _ = model.ignored }) { model.ignored = 3 } == 0)
-    #expect(trackedFires(reading: { _ = model.int }) { TrackedModel().int = 3 } == 0)
+    #expect(trackedFires(reading: { _ = model.int }, during: { model.string = "b" }) == 0)
+    #expect(
+      trackedFires(reading: { _ = (model.int, model.ignored) }, during: { model.ignored = 3 }) == 0)
+    #expect(trackedFires(reading: { _ = model.int }, during: { TrackedModel().int = 3 }) == 0)
   }
 
   @Test func equalIntDoesNotNotify() {
@@ -152,12 +159,14 @@ struct TrackedTests {
     let oracle = TrackedOracleModel()
     tracked.reference = shared
     oracle.reference = shared
-    let same = trackedAssignmentFires(\.reference, \.reference, tracked: tracked, oracle: oracle) { _ in
+    let same = trackedAssignmentFires(\.reference, \.reference, tracked: tracked, oracle: oracle) {
+      _ in
       shared
     }
     #expect(same.tracked == 0)
     #expect(same.tracked == same.oracle)
-    let new = trackedAssignmentFires(\.reference, \.reference, tracked: tracked, oracle: oracle) { _ in
+    let new = trackedAssignmentFires(\.reference, \.reference, tracked: tracked, oracle: oracle) {
+      _ in
       TrackedReference()
     }
     #expect(new.tracked == 1)
@@ -186,7 +195,8 @@ struct TrackedTests {
   @Test func userDidSetRunsOnEqualAssignment() {
     let tracked = TrackedModel()
     let oracle = TrackedOracleModel()
-    let result = trackedAssignmentFires(\.observed, \.observed, tracked: tracked, oracle: oracle) { _ in
+    let result = trackedAssignmentFires(\.observed, \.observed, tracked: tracked, oracle: oracle) {
+      _ in
       0
     }
     #expect(result.tracked == 0)
