@@ -1,3 +1,4 @@
+import Dispatch
 import ReactiveState
 import Testing
 
@@ -32,6 +33,11 @@ private final class LegacyCustomPublisherModel: ObservableObject, @unchecked Sen
 }
 
 private final class LegacyPlain: ObservableObject {}
+
+@MainActor
+private final class LegacyMainActorModel: ObservableObject {
+  @Published var title = "start"
+}
 
 @Suite("Legacy ObservableObject and @Published")
 struct LegacyObservableObjectTests {
@@ -85,6 +91,31 @@ struct LegacyObservableObjectTests {
     let other = LegacyProfile()
     #expect(profile.objectWillChange === profile.objectWillChange)
     #expect(profile.objectWillChange !== other.objectWillChange)
+  }
+
+  @Test func concurrentFirstRequestsAgreeOnOnePublisher() {
+    for _ in 0..<50 {
+      let profile = LegacyProfile()
+      let seen = LegacyRecorder<ObjectIdentifier>()
+      let lock = DispatchQueue(label: "seen")
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        let id = ObjectIdentifier(profile.objectWillChange)
+        lock.sync { seen.values.append(id) }
+      }
+      #expect(Set(seen.values).count == 1)
+    }
+  }
+
+  @Test @MainActor func mainActorModel() {
+    let model = LegacyMainActorModel()
+    let seen = LegacyRecorder<String>()
+    let token = model.objectWillChange.sink {
+      MainActor.assumeIsolated { seen.values.append(model.title) }
+    }
+    model.title = "next"
+    #expect(seen.values == ["start"])
+    #expect(model.title == "next")
+    withExtendedLifetime(token) {}
   }
 
   @Test func otherObjectsAreNotNotified() {
