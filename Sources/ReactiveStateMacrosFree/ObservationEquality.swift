@@ -44,11 +44,12 @@ extension ObservationRegistrar {
   /// `set { _registrar.withMutation(of: self, keyPath: \.name, replacing: _name, with: newValue) { _name = newValue } }`.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member>(
-    of subject: Subject, keyPath: KeyPath<Subject, Member>, replacing oldValue: Member,
+    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
+    replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
     if ObservationEquality.shouldNotify(oldValue, newValue) {
-      withMutation(of: subject, keyPath: keyPath, store)
+      withMutation(of: subject, keyPath: keyPath(), store)
     } else {
       store()
     }
@@ -57,11 +58,12 @@ extension ObservationRegistrar {
   /// Equatable overload of ``withMutation(of:keyPath:replacing:with:_:)``.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member: Equatable>(
-    of subject: Subject, keyPath: KeyPath<Subject, Member>, replacing oldValue: Member,
+    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
+    replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
     if ObservationEquality.shouldNotify(oldValue, newValue) {
-      withMutation(of: subject, keyPath: keyPath, store)
+      withMutation(of: subject, keyPath: keyPath(), store)
     } else {
       store()
     }
@@ -70,11 +72,12 @@ extension ObservationRegistrar {
   /// Class-identity overload of ``withMutation(of:keyPath:replacing:with:_:)``.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member: AnyObject>(
-    of subject: Subject, keyPath: KeyPath<Subject, Member>, replacing oldValue: Member,
+    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
+    replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
     if ObservationEquality.shouldNotify(oldValue, newValue) {
-      withMutation(of: subject, keyPath: keyPath, store)
+      withMutation(of: subject, keyPath: keyPath(), store)
     } else {
       store()
     }
@@ -83,11 +86,12 @@ extension ObservationRegistrar {
   /// Equatable-class overload of ``withMutation(of:keyPath:replacing:with:_:)``.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member: Equatable & AnyObject>(
-    of subject: Subject, keyPath: KeyPath<Subject, Member>, replacing oldValue: Member,
+    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
+    replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
     if ObservationEquality.shouldNotify(oldValue, newValue) {
-      withMutation(of: subject, keyPath: keyPath, store)
+      withMutation(of: subject, keyPath: keyPath(), store)
     } else {
       store()
     }

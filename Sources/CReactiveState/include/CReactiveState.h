@@ -10,8 +10,8 @@ typedef struct rs_thread_state {
   void *_Nullable scope;
   /// Thread-unique serial used to stamp recorded reads (see `AccessList`).
   uint64_t serial;
-  /// Depth of nested `withoutObservationTracking` / transaction bookkeeping owned by Swift.
-  uint64_t aux;
+  /// A retained, empty `AccessList` kept for reuse by the next `withObservationTracking`.
+  void *_Nullable spare_access_list;
 } rs_thread_state;
 
 extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));

@@ -1,0 +1,34 @@
+import Observation
+import ReactiveState
+
+/// The Observation baseline: the toolchain's macro.
+@Observable final class ObservationCounter {
+  var count = 0
+  var other = 0
+}
+
+/// ReactiveState in the Observation-compatible hand-written form (key-path literals).
+final class HandWrittenCounter: ReactiveState.Observable {
+  private let registrar = ReactiveState.ObservationRegistrar()
+  private var _count = 0
+  private var _other = 0
+  var count: Int {
+    get {
+      registrar.access(self, keyPath: \.count)
+      return _count
+    }
+    set { registrar.withMutation(of: self, keyPath: \.count) { _count = newValue } }
+  }
+  var other: Int {
+    get {
+      registrar.access(self, keyPath: \.other)
+      return _other
+    }
+    set { registrar.withMutation(of: self, keyPath: \.other) { _other = newValue } }
+  }
+}
+
+/// A plain class: the floor for reads and writes.
+final class PlainCounter {
+  var count = 0
+}

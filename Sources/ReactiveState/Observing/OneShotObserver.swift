@@ -1,0 +1,77 @@
+/// The registration behind `withObservationTracking(_:onChange:)`: fires once, at the first
+/// `willSet` of anything read, then is gone.
+///
+/// Exactly-once and no-zombie guarantees come from doing every state transition under
+/// ``GraphLock``: installation links all edges and checks the recorded versions in one
+/// critical section, and the first notifier flips `isFinished` and unlinks every edge before
+/// anyone calls `onChange`. A pending registration retains itself (+1) until it fires or its
+/// last observed object is deallocated; then the retain is dropped outside the lock.
+final class OneShotObserver: ReactiveNode, @unchecked Sendable {
+  private let onChange: @Sendable () -> Void
+  /// Guarded by the graph lock.
+  private var isFinished = false
+
+  private init(onChange: @escaping @Sendable () -> Void) {
+    self.onChange = onChange
+  }
+
+  private static let installPass = InstallPassCounter()
+
+  /// Links an observer for every slot in `list`, or calls `onChange` right away when a
+  /// recorded slot changed after it was read (the change the toolchain would lose).
+  static func install(_ list: AccessList, onChange: @escaping @Sendable () -> Void) {
+    let observer = OneShotObserver(onChange: onChange)
+    var missedChange = false
+    GraphLock.shared.lock()
+    let pass = installPass.next()
+    for entry in list.entries {
+      let slot = entry.slot
+      guard slot.installMark != pass, !slot.isDetached else { continue }
+      slot.installMark = pass
+      ReactiveNode.link(slot, to: observer, version: entry.version)
+    }
+    // Links are published (subscriber counts raised) before versions are compared, and a
+    // writer bumps the version before reading the count: one of the two sides sees the other.
+    for entry in list.entries where entry.slot.changedSince(entry.version) {
+      missedChange = true
+      break
+    }
+    if missedChange {
+      observer.isFinished = true
+      observer.unlinkAllDependencies()
+    } else if observer.firstDependency != nil {
+      _ = Unmanaged.passRetained(observer)
+    }
+    GraphLock.shared.unlock()
+    if missedChange { onChange() }
+  }
+
+  override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
+    guard event == .willSet, !isFinished else { return false }
+    isFinished = true
+    unlinkAllDependencies()
+    return true
+  }
+
+  override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
+    // 6.3.1 parity: a pending observer is released without a call once nothing it observes
+    // is alive any more.
+    guard !isFinished, firstDependency == link, lastDependency == link else { return false }
+    isFinished = true
+    return true
+  }
+
+  override func deliver(_ event: SourceEvent, from source: ReactiveNode) {
+    if event == .willSet { onChange() }
+    Unmanaged.passUnretained(self).release()
+  }
+}
+
+/// Monotonic counter of install passes (guarded by the graph lock).
+private final class InstallPassCounter: @unchecked Sendable {
+  private var value: UInt64 = 0
+  func next() -> UInt64 {
+    value &+= 1
+    return value
+  }
+}

@@ -1,0 +1,30 @@
+/// Tracks the observable properties `apply` reads and calls `onChange` once, the first time
+/// any of them is about to change.
+///
+/// Same contract as the toolchain's `Observation.withObservationTracking`:
+/// - `apply` runs once, synchronously; reads are recorded only through
+///   ``ObservationRegistrar/access(_:keyPath:)`` on this thread while it runs. Nested calls
+///   record their reads in the enclosing scope too.
+/// - If nothing was read, nothing is installed and the `onChange` autoclosure is not evaluated.
+/// - `onChange` runs at most once, synchronously on the mutating thread, inside the first
+///   `willSet` of a recorded property (so reads inside it still see the old value); then every
+///   registration of this call is gone.
+///
+/// Where the toolchain (6.3.1) races, this does not: a mutation that lands after `apply` read
+/// a property but before the observer is installed calls `onChange` (right after `apply`,
+/// on this thread); concurrent mutations and an `onChange` that mutates what it observes
+/// still call it exactly once; a registration never outlives its firing.
+/// When every object it observes is deallocated, a pending `onChange` is released without
+/// being called (the 6.3.1 behaviour).
+public func withObservationTracking<T>(
+  _ apply: () -> T, onChange: @autoclosure () -> @Sendable () -> Void
+) -> T {
+  let list = AccessList.make()
+  list.begin()
+  let result = apply()
+  list.end()
+  if let parent = TrackingScope.current { list.merge(into: parent) }
+  if !list.isEmpty { OneShotObserver.install(list, onChange: onChange()) }
+  AccessList.recycle(list)
+  return result
+}

@@ -1,0 +1,55 @@
+/// One dependency edge: `subscriber` read `source`.
+///
+/// A link sits on two intrusive doubly-linked lists at once — the source's subscriber list
+/// (`prevSubscriber`/`nextSubscriber`) and the subscriber's dependency list
+/// (`previousDependency`/`nextDependency`) — so inserting at a cursor and unlinking from both
+/// sides are O(1) with no hashing. Links are manually allocated and recycled through a free
+/// list; every field is guarded by ``GraphLock`` except where a subscriber owns its
+/// dependency list during its own run (see ``ReactiveNode``).
+struct DependencyLink {
+  unowned(unsafe) var source: ReactiveNode
+  unowned(unsafe) var subscriber: ReactiveNode
+  var previousSubscriber: LinkPointer?
+  var nextSubscriber: LinkPointer?
+  var previousDependency: LinkPointer?
+  var nextDependency: LinkPointer?
+  /// The source's version when the subscriber last read it through this link.
+  var version: UInt64
+}
+
+typealias LinkPointer = UnsafeMutablePointer<DependencyLink>
+
+/// Free list of link records. Guarded by ``GraphLock``.
+enum LinkAllocator {
+  nonisolated(unsafe) private static var freeList: LinkPointer?
+  nonisolated(unsafe) private static var freeCount = 0
+  private static let maximumFree = 4096
+
+  /// Allocates a link (caller holds the graph lock).
+  static func make(source: ReactiveNode, subscriber: ReactiveNode, version: UInt64) -> LinkPointer {
+    let link: LinkPointer
+    if let recycled = freeList {
+      freeList = recycled.pointee.nextDependency
+      freeCount -= 1
+      link = recycled
+    } else {
+      link = .allocate(capacity: 1)
+    }
+    link.initialize(
+      to: DependencyLink(
+        source: source, subscriber: subscriber, previousSubscriber: nil, nextSubscriber: nil,
+        previousDependency: nil, nextDependency: nil, version: version))
+    return link
+  }
+
+  /// Returns a link to the free list (caller holds the graph lock).
+  static func recycle(_ link: LinkPointer) {
+    if freeCount < maximumFree {
+      link.pointee.nextDependency = freeList
+      freeList = link
+      freeCount += 1
+    } else {
+      link.deallocate()
+    }
+  }
+}

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The one lock that guards the dependency graph's structure: subscriber lists, link
+/// insertion and removal, and subscriber state transitions (fired, dirty, cancelled).
+///
+/// It is a plain `pthread_mutex_t` because ThreadSanitizer understands it
+/// (`Synchronization.Mutex` reports false positives on Linux). Hot paths never take it:
+/// untracked reads, reads of already-recorded properties and writes with no subscribers are
+/// lock-free. User code (callbacks, deinitialisers of released closures) never runs while it
+/// is held.
+@usableFromInline
+final class GraphLock: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+  @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+
+  @inline(__always) func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    lock()
+    defer { unlock() }
+    return try body()
+  }
+
+  /// The process-wide graph lock.
+  static let shared = GraphLock()
+}

@@ -1,0 +1,94 @@
+import Synchronization
+
+/// The dependency source for one observable property: (registrar, key path value).
+///
+/// Slots are created lazily, on the first tracked read of a property, and live as long as
+/// their registrar (plus any in-flight access list that recorded them). A registrar finds a
+/// slot by key path through a short immutable list: key-path objects are compared by identity
+/// first (a literal at one call site is one cached object) and by `==` only on a miss, after
+/// which the other object is remembered as an alias so the next lookup is a pointer compare.
+@usableFromInline
+final class PropertySlot: ReactiveNode, @unchecked Sendable {
+  /// The key path this slot stands for (as first read).
+  let keyPath: AnyKeyPath
+  /// A second key-path object known to be `==` to `keyPath` (typically the setter's literal),
+  /// stored retained as a raw pointer so lookups can compare identities lock-free.
+  private let alias = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// Next slot of the same registrar; immutable after publication (owned through `next`,
+  /// walked through `nextPointer` without reference counting).
+  let next: PropertySlot?
+  let nextPointer: UnsafeMutableRawPointer?
+  /// Identity of `keyPath`'s object, for lock-free pointer comparison.
+  let keyPathPointer: UnsafeMutableRawPointer
+  /// Bumped at `willSet` (becomes odd) and at `didSet` (becomes even again). A tracking
+  /// scope remembers the version it read and treats any difference at install time as a
+  /// change it must not lose.
+  let version = Atomic<UInt64>(0)
+  /// Thread that last began a mutation (made `version` odd): a scope re-armed on that thread
+  /// while the mutation is in flight (inside its `willSet` callbacks) reads "before" it, as
+  /// in Observation, instead of treating it as a missed change.
+  let mutatingThread = Atomic<UInt64>(0)
+  /// Stamp of the last tracking scope that recorded this slot (a cheap duplicate filter; a
+  /// race between threads only produces a harmless duplicate entry).
+  let lastReaderStamp = Atomic<UInt64>(0)
+  /// Install pass that last linked this slot (duplicate filter under the graph lock).
+  var installMark: UInt64 = 0
+  /// Set under the graph lock when the owning registrar is deallocated.
+  var isDetached = false
+
+  init(keyPath: AnyKeyPath, next: PropertySlot?) {
+    self.keyPath = keyPath
+    self.next = next
+    self.nextPointer = next.map { Unmanaged.passUnretained($0).toOpaque() }
+    self.keyPathPointer = Unmanaged.passUnretained(keyPath).toOpaque()
+    super.init()
+  }
+
+  deinit {
+    if let alias = alias.load(ordering: .acquiring) {
+      Unmanaged<AnyKeyPath>.fromOpaque(alias).release()
+    }
+  }
+
+  /// Whether `candidate` is this slot's key path (by identity, alias, then `==`).
+  @inline(__always)
+  func matchesIdentity(_ pointer: UnsafeMutableRawPointer) -> Bool {
+    keyPathPointer == pointer || alias.load(ordering: .relaxed) == pointer
+  }
+
+  /// Slow comparison; on success remembers `candidate` as an alias when none is set yet.
+  func matchesByValue(_ candidate: AnyKeyPath) -> Bool {
+    guard keyPath == candidate else { return false }
+    let retained = Unmanaged.passRetained(candidate).toOpaque()
+    let (exchanged, _) = alias.compareExchange(
+      expected: nil, desired: retained, ordering: .acquiringAndReleasing)
+    if !exchanged { Unmanaged<AnyKeyPath>.fromOpaque(retained).release() }
+    return true
+  }
+
+  /// `willSet`: makes the version odd and returns whether anyone is subscribed.
+  @inline(__always)
+  func beginMutation() -> Bool {
+    mutatingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
+    version.add(1, ordering: .sequentiallyConsistent)
+    return subscriberCount.load(ordering: .sequentiallyConsistent) != 0
+  }
+
+  /// `didSet`: makes the version even again and returns whether anyone is subscribed.
+  @inline(__always)
+  func endMutation() -> Bool {
+    version.add(1, ordering: .sequentiallyConsistent)
+    return subscriberCount.load(ordering: .sequentiallyConsistent) != 0
+  }
+
+  /// Whether a read recorded at `readVersion` may have missed a change, judged now.
+  func changedSince(_ readVersion: UInt64) -> Bool {
+    let now = version.load(ordering: .sequentiallyConsistent)
+    if now != readVersion { return true }
+    // Odd: a mutation was in flight when the value was read. On its own thread we are inside
+    // its willSet callbacks (the toolchain's "re-arm reads the old value" case); elsewhere
+    // the store may land after our read.
+    return now & 1 == 1
+      && mutatingThread.load(ordering: .relaxed) != TrackingScope.currentThreadIdentity
+  }
+}

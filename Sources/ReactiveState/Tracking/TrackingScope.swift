@@ -1,0 +1,88 @@
+import CReactiveState
+import Synchronization
+
+/// An active tracking scope on one thread: where `access` records reads.
+///
+/// The innermost scope of a thread lives in a C `_Thread_local` slot (one load to test), as
+/// an unretained pointer: the function that installs a scope keeps it alive and restores the
+/// previous scope before returning.
+@usableFromInline
+class TrackingScope {
+  /// The scope that was current when this one was installed.
+  private(set) var parent: UnsafeMutableRawPointer?
+  /// Unique per scope per thread (thread id in the high bits), used by
+  /// ``PropertySlot/lastReaderStamp`` as a duplicate filter.
+  private(set) var stamp: UInt64 = 0
+  /// The last key path recorded and its registrar: a repeated read of the same property
+  /// costs two compares. Retained so a freed key path's address can never alias.
+  final var lastKeyPath: AnyKeyPath?
+  final var lastStorage: UnsafeMutableRawPointer?
+
+  init() {}
+
+  /// Prepares the scope for a new run (fresh stamp, no cached read).
+  final func reset() {
+    parent = nil
+    stamp = TrackingScope.nextStamp()
+    lastKeyPath = nil
+    lastStorage = nil
+  }
+
+  /// Records a read. Subclasses decide what a read means.
+  func record(_ slot: PropertySlot) {}
+
+  /// The mutating thread itself changed `slot` while this scope was active (e.g. `+= 1`
+  /// inside `apply`): a scope must not treat its own write as a change it missed.
+  func noteOwnMutation(_ slot: PropertySlot, version: UInt64) {}
+
+  /// Makes this scope current (remembering the previous one as `parent`).
+  @inline(__always)
+  final func begin() {
+    parent = rs_current_scope()
+    rs_set_current_scope(Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  /// Restores the scope that was current before ``begin()``.
+  @inline(__always)
+  final func end() {
+    rs_set_current_scope(parent)
+  }
+
+  /// The innermost active scope on this thread.
+  static var current: TrackingScope? {
+    rs_current_scope().map { Unmanaged<TrackingScope>.fromOpaque($0).takeUnretainedValue() }
+  }
+
+  /// Walks the current thread's scope chain after a mutation of `slot` on this thread.
+  static func noteMutationOnCurrentThread(_ slot: PropertySlot) {
+    guard var pointer = rs_current_scope() else { return }
+    let version = slot.version.load(ordering: .acquiring)
+    while true {
+      let scope = Unmanaged<TrackingScope>.fromOpaque(pointer).takeUnretainedValue()
+      scope.noteOwnMutation(slot, version: version)
+      guard let parent = scope.parent else { return }
+      pointer = parent
+    }
+  }
+
+  private static let threadCounter = Atomic<UInt64>(0)
+
+  private static func nextStamp() -> UInt64 {
+    let thread = rs_current_thread()
+    if thread.pointee.serial == 0 { assignThreadIdentity(thread) }
+    thread.pointee.serial &+= 1
+    return thread.pointee.serial
+  }
+
+  private static func assignThreadIdentity(_ thread: UnsafeMutablePointer<rs_thread_state>) {
+    let id = threadCounter.add(1, ordering: .relaxed).newValue
+    thread.pointee.serial = id << 40
+  }
+
+  /// A small unique number for the calling thread (never 0).
+  static var currentThreadIdentity: UInt64 {
+    let thread = rs_current_thread()
+    if thread.pointee.serial == 0 { assignThreadIdentity(thread) }
+    return thread.pointee.serial >> 40
+  }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// The calling thread's pthread identifier (for "which thread ran this" assertions).
+func currentThreadID() -> UInt { UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) }
+
+/// A lock-protected counter for multi-threaded tests.
+final class AtomicCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func increment() {
+    lock.lock()
+    count += 1
+    lock.unlock()
+  }
+  var value: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return count
+  }
+}

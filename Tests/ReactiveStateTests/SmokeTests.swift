@@ -1,4 +1,0 @@
-import ReactiveState
-import Testing
-
-@Test func smoke() { #expect(1 == 1) }
