@@ -5,23 +5,23 @@ import Testing
 // The macro's equality rule through the hand-written accessor helper
 // `registrar.withMutation(of:keyPath:replacing:with:_:)`, checked against `@Observable`.
 
-private final class HandCounter: @unchecked Sendable {
+private final class HelperCounter: @unchecked Sendable {
   var value = 0
 }
 
-private struct HandOpaque {}
+private struct HelperOpaque {}
 
-private final class HandReference {}
+private final class HelperReference {}
 
-private final class HandEquatableReference: Equatable {
+private final class HelperEquatableReference: Equatable {
   let id: Int
   init(id: Int) { self.id = id }
-  static func == (lhs: HandEquatableReference, rhs: HandEquatableReference) -> Bool {
+  static func == (lhs: HelperEquatableReference, rhs: HelperEquatableReference) -> Bool {
     lhs.id == rhs.id
   }
 }
 
-private final class HandModel: ReactiveState.Observable, @unchecked Sendable {
+private final class HelperModel: ReactiveState.Observable, @unchecked Sendable {
   private let registrar = ReactiveState.ObservationRegistrar()
 
   private var _int = 0
@@ -78,8 +78,8 @@ private final class HandModel: ReactiveState.Observable, @unchecked Sendable {
     }
   }
 
-  private var _opaque = HandOpaque()
-  var opaque: HandOpaque {
+  private var _opaque = HelperOpaque()
+  var opaque: HelperOpaque {
     get {
       registrar.access(self, keyPath: \.opaque)
       return _opaque
@@ -91,8 +91,8 @@ private final class HandModel: ReactiveState.Observable, @unchecked Sendable {
     }
   }
 
-  private var _reference = HandReference()
-  var reference: HandReference {
+  private var _reference = HelperReference()
+  var reference: HelperReference {
     get {
       registrar.access(self, keyPath: \.reference)
       return _reference
@@ -106,8 +106,8 @@ private final class HandModel: ReactiveState.Observable, @unchecked Sendable {
     }
   }
 
-  private var _equatableReference = HandEquatableReference(id: 1)
-  var equatableReference: HandEquatableReference {
+  private var _equatableReference = HelperEquatableReference(id: 1)
+  var equatableReference: HelperEquatableReference {
     get {
       registrar.access(self, keyPath: \.equatableReference)
       return _equatableReference
@@ -136,32 +136,32 @@ private final class HandModel: ReactiveState.Observable, @unchecked Sendable {
 }
 
 @Observation.Observable
-private final class HandOracle {
+private final class HelperOracle {
   var int = 0
   var string = "a"
   var optional: Int? = nil
   var array = [1, 2]
-  var opaque = HandOpaque()
-  var reference = HandReference()
-  var equatableReference = HandEquatableReference(id: 1)
+  var opaque = HelperOpaque()
+  var reference = HelperReference()
+  var equatableReference = HelperEquatableReference(id: 1)
   var double = Double.nan
 }
 
 /// Fires for `hand.property = value` and `oracle.property = value` after reading it.
-private func handFires<Value>(
-  _ handKeyPath: ReferenceWritableKeyPath<HandModel, Value>,
-  _ oracleKeyPath: ReferenceWritableKeyPath<HandOracle, Value>,
-  hand: HandModel = HandModel(), oracle: HandOracle = HandOracle(),
+private func helperFires<Value>(
+  _ handKeyPath: ReferenceWritableKeyPath<HelperModel, Value>,
+  _ oracleKeyPath: ReferenceWritableKeyPath<HelperOracle, Value>,
+  hand: HelperModel = HelperModel(), oracle: HelperOracle = HelperOracle(),
   assign value: Value
 ) -> (hand: Int, oracle: Int) {
-  let handCount = HandCounter()
+  let handCount = HelperCounter()
   ReactiveState.withObservationTracking {
     _ = hand[keyPath: handKeyPath]
   } onChange: {
     handCount.value += 1
   }
   hand[keyPath: handKeyPath] = value
-  let oracleCount = HandCounter()
+  let oracleCount = HelperCounter()
   Observation.withObservationTracking {
     _ = oracle[keyPath: oracleKeyPath]
   } onChange: {
@@ -175,16 +175,17 @@ private func handFires<Value>(
 struct HandWrittenEqualityTests {
   @Test func equatableValues() {
     let cases = [
-      handFires(\.int, \.int, assign: 0), handFires(\.string, \.string, assign: "a"),
-      handFires(\.optional, \.optional, assign: nil), handFires(\.array, \.array, assign: [1, 2]),
+      helperFires(\.int, \.int, assign: 0), helperFires(\.string, \.string, assign: "a"),
+      helperFires(\.optional, \.optional, assign: nil),
+      helperFires(\.array, \.array, assign: [1, 2]),
     ]
     for result in cases {
       #expect(result.hand == 0)
       #expect(result.hand == result.oracle)
     }
     let changed = [
-      handFires(\.int, \.int, assign: 1), handFires(\.string, \.string, assign: "b"),
-      handFires(\.optional, \.optional, assign: 1), handFires(\.array, \.array, assign: [1]),
+      helperFires(\.int, \.int, assign: 1), helperFires(\.string, \.string, assign: "b"),
+      helperFires(\.optional, \.optional, assign: 1), helperFires(\.array, \.array, assign: [1]),
     ]
     for result in changed {
       #expect(result.hand == 1)
@@ -193,38 +194,38 @@ struct HandWrittenEqualityTests {
   }
 
   @Test func valuesWithoutEqualityAlwaysNotify() {
-    let result = handFires(\.opaque, \.opaque, assign: HandOpaque())
+    let result = helperFires(\.opaque, \.opaque, assign: HelperOpaque())
     #expect(result.hand == 1)
     #expect(result.hand == result.oracle)
   }
 
   @Test func nanAlwaysNotifies() {
-    let result = handFires(\.double, \.double, assign: .nan)
+    let result = helperFires(\.double, \.double, assign: .nan)
     #expect(result.hand == 1)
     #expect(result.hand == result.oracle)
   }
 
   @Test func classReferencesCompareByIdentity() {
-    let shared = HandReference()
-    let hand = HandModel()
-    let oracle = HandOracle()
+    let shared = HelperReference()
+    let hand = HelperModel()
+    let oracle = HelperOracle()
     hand.reference = shared
     oracle.reference = shared
-    let same = handFires(\.reference, \.reference, hand: hand, oracle: oracle, assign: shared)
+    let same = helperFires(\.reference, \.reference, hand: hand, oracle: oracle, assign: shared)
     #expect(same.hand == 0)
     #expect(same.hand == same.oracle)
-    let new = handFires(\.reference, \.reference, assign: HandReference())
+    let new = helperFires(\.reference, \.reference, assign: HelperReference())
     #expect(new.hand == 1)
     #expect(new.hand == new.oracle)
   }
 
   @Test func equatableClassesCompareWithEquality() {
-    let equal = handFires(
-      \.equatableReference, \.equatableReference, assign: HandEquatableReference(id: 1))
+    let equal = helperFires(
+      \.equatableReference, \.equatableReference, assign: HelperEquatableReference(id: 1))
     #expect(equal.hand == 0)
     #expect(equal.hand == equal.oracle)
-    let different = handFires(
-      \.equatableReference, \.equatableReference, assign: HandEquatableReference(id: 2))
+    let different = helperFires(
+      \.equatableReference, \.equatableReference, assign: HelperEquatableReference(id: 2))
     #expect(different.hand == 1)
     #expect(different.hand == different.oracle)
   }
