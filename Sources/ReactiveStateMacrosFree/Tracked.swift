@@ -66,22 +66,26 @@ public struct Tracked<Value> {
     wrapped wrapped: ReferenceWritableKeyPath<Host, Value>,
     storage storage: ReferenceWritableKeyPath<Host, Tracked<Value>>
   ) -> Value {
-    get {
+    // Forced inline: only once inlined into the property's accessor are `wrapped` and `storage`
+    // literals that the optimizer folds into direct field accesses. The setter body is too large
+    // for the inliner's heuristics, and un-inlined writes measured ~6x slower (460 vs 75 ns).
+    @inline(__always) get {
       host.observationRegistrar.access(host, keyPath: wrapped)
       return host[keyPath: storage].storedValue
     }
-    set {
-      let changed = host[keyPath: storage].shouldNotify(
-        host[keyPath: storage].storedValue, newValue)
-      if changed {
-        host.observationRegistrar.withMutation(of: host, keyPath: wrapped) {
-          host[keyPath: storage].storedValue = newValue
-        }
-      } else {
+    @inline(__always) set {
+      let shouldNotify = host[keyPath: storage].shouldNotify
+      let oldValue = host[keyPath: storage].storedValue
+      guard shouldNotify(oldValue, newValue) else {
         host[keyPath: storage].storedValue = newValue
+        return
       }
+      let registrar = host.observationRegistrar
+      registrar.willSet(host, keyPath: wrapped)
+      defer { registrar.didSet(host, keyPath: wrapped) }
+      host[keyPath: storage].storedValue = newValue
     }
-    _modify {
+    @inline(__always) _modify {
       let registrar = host.observationRegistrar
       registrar.access(host, keyPath: wrapped)
       registrar.willSet(host, keyPath: wrapped)

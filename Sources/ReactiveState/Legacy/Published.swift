@@ -51,15 +51,16 @@ public struct Published<Value> {
     wrapped wrapped: ReferenceWritableKeyPath<Host, Value>,
     storage storage: ReferenceWritableKeyPath<Host, Published<Value>>
   ) -> Value {
-    get {
+    // Forced inline so the storage key path folds into a direct field access.
+    @inline(__always) get {
       host[keyPath: storage].box.value
     }
-    set {
+    @inline(__always) set {
       let box = host[keyPath: storage].box
       box.willSet(newValue)
       box.value = newValue
     }
-    _modify {
+    @inline(__always) _modify {
       let box = host[keyPath: storage].box
       box.willModify()
       defer { box.didModify() }
