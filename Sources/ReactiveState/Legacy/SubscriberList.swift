@@ -5,8 +5,13 @@
 /// snapshotted before delivery); subscribers added during a `send` first receive the next one.
 @usableFromInline
 final class SubscriberList<Input>: @unchecked Sendable {
+  private struct Entry {
+    let id: UInt64
+    let receive: (Input) -> Void
+  }
+
   private let lock = LegacyLock()
-  private var entries: [(id: UInt64, receive: (Input) -> Void)] = []
+  private var entries: [Entry] = []
   private var nextID: UInt64 = 0
 
   @usableFromInline
@@ -16,7 +21,7 @@ final class SubscriberList<Input>: @unchecked Sendable {
   func subscribe(_ receive: @escaping (Input) -> Void) -> AnyCancellable {
     let id = lock.withLock { () -> UInt64 in
       nextID &+= 1
-      entries.append((nextID, receive))
+      entries.append(Entry(id: nextID, receive: receive))
       return nextID
     }
     return AnyCancellable { [weak self] in self?.remove(id) }
