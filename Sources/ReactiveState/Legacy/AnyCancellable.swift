@@ -10,7 +10,7 @@ public protocol Cancellable {
 /// - ``cancel()`` runs the cancellation action at most once, from whichever thread calls it first;
 ///   after it returns, the subscription receives no further values that start afterwards.
 /// - Dropping the last reference cancels, so a subscription lives exactly as long as its token.
-///   Keep the token (for example with ``store(in:)-3hz8i``) or the subscription ends immediately.
+///   Keep the token (for example with `store(in:)`) or the subscription ends immediately.
 /// - Tokens are `Hashable` by identity so they can be kept in a `Set<AnyCancellable>`.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   private let lock = LegacyLock()
