@@ -32,3 +32,24 @@ final class HandWrittenCounter: ReactiveState.Observable {
 final class PlainCounter {
   var count = 0
 }
+
+/// A plain class with the same payload as the counters plus nothing else.
+final class PlainPair {
+  var count = 0
+  var other = 0
+}
+
+/// ReactiveState's fastest hand-written form: the same registrar calls with key paths cached
+/// in `static let`s (no key-path materialisation per access).
+final class CachedKeyCounter: ReactiveState.Observable {
+  nonisolated(unsafe) static let countKey = \CachedKeyCounter.count
+  private let registrar = ReactiveState.ObservationRegistrar()
+  private var _count = 0
+  var count: Int {
+    get {
+      registrar.access(self, keyPath: Self.countKey)
+      return _count
+    }
+    set { registrar.withMutation(of: self, keyPath: Self.countKey) { _count = newValue } }
+  }
+}

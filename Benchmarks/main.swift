@@ -3,6 +3,12 @@
 #endif
 
 let arguments = CommandLine.arguments.dropFirst()
+if let index = arguments.firstIndex(of: "--memory-probe"),
+  arguments.index(after: index) < arguments.endIndex
+{
+  MemoryProbe.runChild(kind: arguments[arguments.index(after: index)])
+  exit(0)
+}
 let quick = arguments.contains("--quick")
 var jsonPath: String?
 if let index = arguments.firstIndex(of: "--json"),

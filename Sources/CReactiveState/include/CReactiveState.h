@@ -12,6 +12,8 @@ typedef struct rs_thread_state {
   uint64_t serial;
   /// A retained, empty `AccessList` kept for reuse by the next `withObservationTracking`.
   void *_Nullable spare_access_list;
+  /// The thread's open transaction (a retained Swift object), or NULL.
+  void *_Nullable transaction;
 } rs_thread_state;
 
 extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));

@@ -9,33 +9,18 @@
 final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   private let onChange: @Sendable () -> Void
   /// Guarded by the graph lock.
-  private var isFinished = false
+  @exclusivity(unchecked) private var isFinished = false
 
   private init(onChange: @escaping @Sendable () -> Void) {
     self.onChange = onChange
   }
 
-  private static let installPass = InstallPassCounter()
-
   /// Links an observer for every slot in `list`, or calls `onChange` right away when a
   /// recorded slot changed after it was read (the change the toolchain would lose).
   static func install(_ list: AccessList, onChange: @escaping @Sendable () -> Void) {
     let observer = OneShotObserver(onChange: onChange)
-    var missedChange = false
     GraphLock.shared.lock()
-    let pass = installPass.next()
-    for entry in list.entries {
-      let slot = entry.slot
-      guard slot.installMark != pass, !slot.isDetached else { continue }
-      slot.installMark = pass
-      ReactiveNode.link(slot, to: observer, version: entry.version)
-    }
-    // Links are published (subscriber counts raised) before versions are compared, and a
-    // writer bumps the version before reading the count: one of the two sides sees the other.
-    for entry in list.entries where entry.slot.changedSince(entry.version) {
-      missedChange = true
-      break
-    }
+    let missedChange = OneShotInstallation.link(list, to: observer) != nil
     if missedChange {
       observer.isFinished = true
       observer.unlinkAllDependencies()
@@ -61,17 +46,33 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     return true
   }
 
-  override func deliver(_ event: SourceEvent, from source: ReactiveNode) {
+  override func deliver(_ event: SourceEvent, from source: SourceNode) {
     if event == .willSet { onChange() }
     Unmanaged.passUnretained(self).release()
   }
 }
 
-/// Monotonic counter of install passes (guarded by the graph lock).
-private final class InstallPassCounter: @unchecked Sendable {
-  private var value: UInt64 = 0
-  func next() -> UInt64 {
-    value &+= 1
-    return value
+/// Linking a one-shot registration into the graph (shared by the plain and event forms).
+enum OneShotInstallation {
+  /// Install passes, for de-duplicating slots (guarded by the graph lock).
+  nonisolated(unsafe) private static var pass: UInt64 = 0
+
+  /// Under the graph lock: links `observer` to every live slot of `list`, then returns the
+  /// first slot that changed after it was read (nil when none did).
+  ///
+  /// Links are published (subscriber counts raised) before versions are compared, and a
+  /// writer bumps the version before reading the count: one of the two sides sees the other.
+  static func link(_ list: AccessList, to observer: ReactiveNode) -> PropertySlot? {
+    pass &+= 1
+    for entry in list.entries {
+      let slot = entry.slot
+      guard slot.installMark != pass, !slot.isDetached else { continue }
+      slot.installMark = pass
+      ReactiveNode.link(slot, to: observer, version: entry.version)
+    }
+    for entry in list.entries where entry.slot.changedSince(entry.version) {
+      return entry.slot
+    }
+    return nil
   }
 }

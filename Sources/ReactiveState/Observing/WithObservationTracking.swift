@@ -28,3 +28,25 @@ public func withObservationTracking<T>(
   AccessList.recycle(list)
   return result
 }
+
+/// SE-0506's options form of one-shot tracking: tracks what `apply` reads and delivers the
+/// requested events of the first mutation of any of it — `.willSet` (before the store),
+/// `.didSet` (after it) — then ends; `.deinit` is delivered when a tracked object is
+/// deallocated while the tracking is active. `event.cancel()` ends it early.
+///
+/// Delivery is synchronous on the mutating thread. As with the plain form, a change that
+/// lands between a read and the end of `apply` is delivered right after `apply` (as an
+/// event of the first requested kind).
+public func withObservationTracking<T>(
+  options: ObservationTracking.Options, _ apply: () -> T,
+  onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
+) -> T {
+  let list = AccessList.make()
+  list.begin()
+  let result = apply()
+  list.end()
+  if let parent = TrackingScope.current { list.merge(into: parent) }
+  if !list.isEmpty { EventObserver.install(list, options: options, onChange: onChange) }
+  AccessList.recycle(list)
+  return result
+}

@@ -5,7 +5,7 @@
 /// subscription order, so a callback may freely read, mutate or re-arm observation.
 enum ChangePropagation {
   /// Tells every subscriber of `source` about `event`, then delivers to those that asked.
-  static func notify(_ source: ReactiveNode, _ event: SourceEvent) {
+  static func notify(_ source: SourceNode, _ event: SourceEvent) {
     var queue = DeliveryQueue()
     GraphLock.shared.lock()
     var link = source.firstSubscriber

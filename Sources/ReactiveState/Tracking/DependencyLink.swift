@@ -4,10 +4,12 @@
 /// (`prevSubscriber`/`nextSubscriber`) and the subscriber's dependency list
 /// (`previousDependency`/`nextDependency`) — so inserting at a cursor and unlinking from both
 /// sides are O(1) with no hashing. Links are manually allocated and recycled through a free
-/// list; every field is guarded by ``GraphLock`` except where a subscriber owns its
-/// dependency list during its own run (see ``ReactiveNode``).
+/// list; every field is guarded by ``GraphLock``, except that a running continuous observer
+/// reads its own dependency list (and writes `version`) without it: nobody else changes a
+/// running subscriber's dependency list. `previousSubscriber == self` marks a link whose
+/// source was deallocated while its subscriber was running.
 struct DependencyLink {
-  unowned(unsafe) var source: ReactiveNode
+  unowned(unsafe) var source: SourceNode
   unowned(unsafe) var subscriber: ReactiveNode
   var previousSubscriber: LinkPointer?
   var nextSubscriber: LinkPointer?
@@ -26,7 +28,7 @@ enum LinkAllocator {
   private static let maximumFree = 4096
 
   /// Allocates a link (caller holds the graph lock).
-  static func make(source: ReactiveNode, subscriber: ReactiveNode, version: UInt64) -> LinkPointer {
+  static func make(source: SourceNode, subscriber: ReactiveNode, version: UInt64) -> LinkPointer {
     let link: LinkPointer
     if let recycled = freeList {
       freeList = recycled.pointee.nextDependency

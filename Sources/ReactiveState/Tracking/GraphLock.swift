@@ -4,22 +4,22 @@
   import Darwin
 #endif
 
-/// The one lock that guards the dependency graph's structure: subscriber lists, link
-/// insertion and removal, and subscriber state transitions (fired, dirty, cancelled).
+/// A `pthread_mutex_t` in stable heap storage.
 ///
-/// It is a plain `pthread_mutex_t` because ThreadSanitizer understands it
-/// (`Synchronization.Mutex` reports false positives on Linux). Hot paths never take it:
-/// untracked reads, reads of already-recorded properties and writes with no subscribers are
-/// lock-free. User code (callbacks, deinitialisers of released closures) never runs while it
-/// is held.
-@usableFromInline
-final class GraphLock: @unchecked Sendable {
+/// Plain pthread mutexes because ThreadSanitizer understands them
+/// (`Synchronization.Mutex` reports false positives on Linux).
+final class PThreadMutex: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
   }
 
   @inline(__always) func lock() { pthread_mutex_lock(mutex) }
@@ -30,7 +30,15 @@ final class GraphLock: @unchecked Sendable {
     defer { unlock() }
     return try body()
   }
+}
 
+/// The one lock that guards the dependency graph's structure: subscriber lists, link
+/// insertion and removal, and subscriber state transitions (fired, dirty, cancelled).
+///
+/// Hot paths never take it: untracked reads, reads of already-linked properties and writes
+/// with no subscribers are lock-free. User code (callbacks, deinitialisers of released
+/// closures) never runs while it is held.
+enum GraphLock {
   /// The process-wide graph lock.
-  static let shared = GraphLock()
+  static let shared = PThreadMutex()
 }

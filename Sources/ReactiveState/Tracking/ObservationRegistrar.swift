@@ -39,23 +39,31 @@ public struct ObservationRegistrar: Sendable {
   public func access<Subject: Observable, Member>(
     _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
-    if let scope = rs_current_scope() { storage.recordAccess(keyPath(), in: scope) }
+    if let scope = rs_current_scope() {
+      storage.recordAccess(site: callSiteIdentity(keyPath), keyPath: { keyPath() }, in: scope)
+    }
   }
 
-  /// Announces that `keyPath` is about to change: one-shot observers of it fire now.
+  /// Announces that `keyPath` is about to change: one-shot observers of it fire now, before
+  /// the caller stores the new value.
   @inlinable @inline(__always)
   public func willSet<Subject: Observable, Member>(
     _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
-    if storage.hasSlots { storage.willSet(keyPath()) }
+    if storage.hasSlots {
+      _ = storage.willSet(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
+    }
   }
 
-  /// Announces that `keyPath` has changed (the new value is stored).
+  /// Announces that `keyPath` has changed (the new value is stored): post-change observers
+  /// run now.
   @inlinable @inline(__always)
   public func didSet<Subject: Observable, Member>(
     _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
-    if storage.hasSlots { storage.didSet(keyPath()) }
+    if storage.hasSlots {
+      storage.didSet(storage.slot(site: callSiteIdentity(keyPath), keyPath: { keyPath() }))
+    }
   }
 
   /// Runs `mutation` between ``willSet(_:keyPath:)`` and ``didSet(_:keyPath:)``; `didSet`
@@ -68,11 +76,13 @@ public struct ObservationRegistrar: Sendable {
     guard storage.hasSlots else {
       let result = try mutation()
       // A first tracked read may have started meanwhile on another thread.
-      if storage.hasSlots { storage.didSet(keyPath()) }
+      if storage.hasSlots {
+        storage.lateMutation(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
+      }
       return result
     }
-    storage.willSet(keyPath())
-    defer { storage.didSet(keyPath()) }
+    let slot = storage.willSet(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
+    defer { storage.didSet(slot) }
     return try mutation()
   }
 }

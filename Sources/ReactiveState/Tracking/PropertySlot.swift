@@ -8,7 +8,7 @@ import Synchronization
 /// first (a literal at one call site is one cached object) and by `==` only on a miss, after
 /// which the other object is remembered as an alias so the next lookup is a pointer compare.
 @usableFromInline
-final class PropertySlot: ReactiveNode, @unchecked Sendable {
+final class PropertySlot: SourceNode, @unchecked Sendable {
   /// The key path this slot stands for (as first read).
   let keyPath: AnyKeyPath
   /// A second key-path object known to be `==` to `keyPath` (typically the setter's literal),
@@ -28,13 +28,18 @@ final class PropertySlot: ReactiveNode, @unchecked Sendable {
   /// while the mutation is in flight (inside its `willSet` callbacks) reads "before" it, as
   /// in Observation, instead of treating it as a missed change.
   let mutatingThread = Atomic<UInt64>(0)
+  /// Call sites (see ``callSiteIdentity(_:)``) known to name this slot's key path.
+  private let site0 = Atomic<UInt>(0)
+  private let site1 = Atomic<UInt>(0)
+  private let site2 = Atomic<UInt>(0)
+  private let site3 = Atomic<UInt>(0)
   /// Stamp of the last tracking scope that recorded this slot (a cheap duplicate filter; a
   /// race between threads only produces a harmless duplicate entry).
   let lastReaderStamp = Atomic<UInt64>(0)
   /// Install pass that last linked this slot (duplicate filter under the graph lock).
-  var installMark: UInt64 = 0
+  @exclusivity(unchecked) var installMark: UInt64 = 0
   /// Set under the graph lock when the owning registrar is deallocated.
-  var isDetached = false
+  @exclusivity(unchecked) var isDetached = false
 
   init(keyPath: AnyKeyPath, next: PropertySlot?) {
     self.keyPath = keyPath
@@ -54,6 +59,24 @@ final class PropertySlot: ReactiveNode, @unchecked Sendable {
   @inline(__always)
   func matchesIdentity(_ pointer: UnsafeMutableRawPointer) -> Bool {
     keyPathPointer == pointer || alias.load(ordering: .relaxed) == pointer
+  }
+
+  /// Whether `site` is a known call site of this slot's key path.
+  @inline(__always)
+  func isReached(from site: UnsafeRawPointer) -> Bool {
+    let bits = UInt(bitPattern: site)
+    return site0.load(ordering: .relaxed) == bits || site1.load(ordering: .relaxed) == bits
+      || site2.load(ordering: .relaxed) == bits || site3.load(ordering: .relaxed) == bits
+  }
+
+  /// Remembers `site` in a free call-site word (when all four are taken, lookups by that site
+  /// keep materialising the key path, which is only slower).
+  func remember(site: UnsafeRawPointer) {
+    let bits = UInt(bitPattern: site)
+    if site0.compareExchange(expected: 0, desired: bits, ordering: .relaxed).exchanged { return }
+    if site1.compareExchange(expected: 0, desired: bits, ordering: .relaxed).exchanged { return }
+    if site2.compareExchange(expected: 0, desired: bits, ordering: .relaxed).exchanged { return }
+    _ = site3.compareExchange(expected: 0, desired: bits, ordering: .relaxed)
   }
 
   /// Slow comparison; on success remembers `candidate` as an alias when none is set yet.

@@ -11,23 +11,19 @@ enum SourceEvent {
   case deinitialized
 }
 
-/// A node of the dependency graph. Sources (``PropertySlot``s) use the subscriber list;
-/// subscribers (observers) use the dependency list; derived values use both.
+/// A node of the dependency graph that depends on others: an observer, or (through
+/// ``SourceNode``) a derived value. Its dependency list holds one link per source it read.
 ///
 /// Threading: the lists and every subclass's state transitions are guarded by
-/// ``GraphLock``. `subscriberCount` is atomic so a writer can skip the lock when nobody
-/// listens. Subclasses override the `receive`/`deliver` pair: `receive` runs under the lock
-/// and only updates state; `deliver` runs after the lock is released and may call user code.
+/// ``GraphLock``. Subclasses override the `receive`/`deliver` pair: `receive` runs under the
+/// lock and only updates state; `deliver` runs after the lock is released and may call user
+/// code.
 @usableFromInline
 class ReactiveNode: @unchecked Sendable {
-  final var firstSubscriber: LinkPointer?
-  final var lastSubscriber: LinkPointer?
-  final var firstDependency: LinkPointer?
-  final var lastDependency: LinkPointer?
-  /// Intrusive delivery queue (one per notification pass); the queue holds a +1 retain.
-  final var nextQueued: ReactiveNode?
-  /// Number of links in the subscriber list, readable without the lock.
-  @usableFromInline final let subscriberCount = Atomic<Int>(0)
+  @exclusivity(unchecked) final var firstDependency: LinkPointer?
+  @exclusivity(unchecked) final var lastDependency: LinkPointer?
+  /// Intrusive delivery queue link (one queue per notification pass; the queue owns a +1).
+  @exclusivity(unchecked) final var nextQueued: Unmanaged<ReactiveNode>?
 
   init() {}
 
@@ -40,15 +36,23 @@ class ReactiveNode: @unchecked Sendable {
   func sourceWillDeinitialize(_ link: LinkPointer) -> Bool { false }
 
   /// Called without the lock, once per queued `receive` that returned true.
-  func deliver(_ event: SourceEvent, from source: ReactiveNode) {}
+  func deliver(_ event: SourceEvent, from source: SourceNode) {}
 
   // MARK: - Link maintenance (caller holds the graph lock)
 
-  /// Appends a new edge `source → subscriber` to the tail of both lists.
+  /// Appends a new edge `source → subscriber` at the tail of both lists.
   @discardableResult
-  static func link(_ source: ReactiveNode, to subscriber: ReactiveNode, version: UInt64)
+  static func link(_ source: SourceNode, to subscriber: ReactiveNode, version: UInt64)
     -> LinkPointer
   {
+    link(source, to: subscriber, after: subscriber.lastDependency, version: version)
+  }
+
+  /// Inserts a new edge `source → subscriber`: at the tail of the source's subscriber list,
+  /// and right after `cursor` in the subscriber's dependency list (at its head when nil).
+  static func link(
+    _ source: SourceNode, to subscriber: ReactiveNode, after cursor: LinkPointer?, version: UInt64
+  ) -> LinkPointer {
     let link = LinkAllocator.make(source: source, subscriber: subscriber, version: version)
     link.pointee.previousSubscriber = source.lastSubscriber
     if let last = source.lastSubscriber {
@@ -57,21 +61,23 @@ class ReactiveNode: @unchecked Sendable {
       source.firstSubscriber = link
     }
     source.lastSubscriber = link
-    link.pointee.previousDependency = subscriber.lastDependency
-    if let last = subscriber.lastDependency {
-      last.pointee.nextDependency = link
+    let next = cursor == nil ? subscriber.firstDependency : cursor!.pointee.nextDependency
+    link.pointee.previousDependency = cursor
+    link.pointee.nextDependency = next
+    if let cursor {
+      cursor.pointee.nextDependency = link
     } else {
       subscriber.firstDependency = link
     }
-    subscriber.lastDependency = link
+    if let next { next.pointee.previousDependency = link } else { subscriber.lastDependency = link }
     source.subscriberCount.add(1, ordering: .sequentiallyConsistent)
     return link
   }
 
-  /// Removes an edge from both lists and recycles it.
-  static func unlink(_ link: LinkPointer) {
+  /// Removes an edge from its source's subscriber list only, and marks it detached; the
+  /// subscriber removes it from its dependency list later (used while it is running).
+  static func detachFromSource(_ link: LinkPointer) {
     let source = link.pointee.source
-    let subscriber = link.pointee.subscriber
     let previousSubscriber = link.pointee.previousSubscriber
     let nextSubscriber = link.pointee.nextSubscriber
     if let previousSubscriber {
@@ -84,6 +90,18 @@ class ReactiveNode: @unchecked Sendable {
     } else {
       source.lastSubscriber = previousSubscriber
     }
+    // A self-pointer marks "source side gone" (only read under the lock, never by the
+    // subscriber's lock-free run).
+    link.pointee.previousSubscriber = link
+    link.pointee.nextSubscriber = nil
+    source.subscriberCount.subtract(1, ordering: .sequentiallyConsistent)
+  }
+
+  /// Removes an edge from both lists (only the dependency list if already detached) and
+  /// recycles it.
+  static func unlink(_ link: LinkPointer) {
+    if link.pointee.previousSubscriber != link { detachFromSource(link) }
+    let subscriber = link.pointee.subscriber
     let previousDependency = link.pointee.previousDependency
     let nextDependency = link.pointee.nextDependency
     if let previousDependency {
@@ -96,7 +114,6 @@ class ReactiveNode: @unchecked Sendable {
     } else {
       subscriber.lastDependency = previousDependency
     }
-    source.subscriberCount.subtract(1, ordering: .sequentiallyConsistent)
     LinkAllocator.recycle(link)
   }
 
@@ -104,32 +121,52 @@ class ReactiveNode: @unchecked Sendable {
   final func unlinkAllDependencies() {
     while let link = firstDependency { ReactiveNode.unlink(link) }
   }
+
+  /// Removes every dependency edge after `cursor` (all of them when nil): the sources a run
+  /// did not read again.
+  final func unlinkDependencies(after cursor: LinkPointer?) {
+    while let link = cursor == nil ? firstDependency : cursor!.pointee.nextDependency {
+      ReactiveNode.unlink(link)
+    }
+  }
+}
+
+/// A node others can depend on: a property slot or a derived value. `subscriberCount` is
+/// atomic so a writer can skip the lock when nobody listens.
+@usableFromInline
+class SourceNode: ReactiveNode, @unchecked Sendable {
+  @exclusivity(unchecked) final var firstSubscriber: LinkPointer?
+  @exclusivity(unchecked) final var lastSubscriber: LinkPointer?
+  /// Number of links in the subscriber list, readable without the lock.
+  final let subscriberCount = Atomic<Int>(0)
 }
 
 /// A FIFO of nodes to deliver once the graph lock is released. Each queued node is retained
 /// (retaining never runs user code, so it is safe under the lock) and released after delivery.
 struct DeliveryQueue {
-  private var head: ReactiveNode?
-  private var tail: ReactiveNode?
+  private var head: Unmanaged<ReactiveNode>?
+  private var tail: Unmanaged<ReactiveNode>?
 
   var isEmpty: Bool { head == nil }
 
   /// Enqueues `node` (caller holds the graph lock).
   mutating func append(_ node: ReactiveNode) {
+    let entry = Unmanaged.passRetained(node)
     node.nextQueued = nil
-    if let tail { tail.nextQueued = node } else { head = node }
-    tail = node
+    if let tail { tail._withUnsafeGuaranteedRef { $0.nextQueued = entry } } else { head = entry }
+    tail = entry
   }
 
   /// Delivers `event` to every queued node in order, then empties the queue (no lock held).
-  mutating func deliverAll(_ event: SourceEvent, from source: ReactiveNode) {
-    var node = head
+  mutating func deliverAll(_ event: SourceEvent, from source: SourceNode) {
+    var cursor = head
     head = nil
     tail = nil
-    while let current = node {
-      node = current.nextQueued
-      current.nextQueued = nil
-      current.deliver(event, from: source)
+    while let entry = cursor {
+      let node = entry.takeRetainedValue()
+      cursor = node.nextQueued
+      node.nextQueued = nil
+      node.deliver(event, from: source)
     }
   }
 }

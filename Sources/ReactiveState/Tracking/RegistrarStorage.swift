@@ -4,7 +4,9 @@ import Synchronization
 ///
 /// Before the first tracked read it is one empty object (one atomic word); a write then
 /// costs a load and a branch. Slots are prepended lock-free-readable (an immutable `next`
-/// chain published with release ordering) and inserted under ``GraphLock``.
+/// chain published with release ordering) and inserted under ``GraphLock``. Once any
+/// property of the object is observed, every property that is read in a scope or written
+/// gets a slot, so later lookups by call site are pointer compares.
 @usableFromInline
 final class RegistrarStorage: @unchecked Sendable {
   /// Head of the slot list, retained, as a raw pointer so it can live in an atomic.
@@ -16,31 +18,24 @@ final class RegistrarStorage: @unchecked Sendable {
   @inlinable @inline(__always)
   var hasSlots: Bool { firstSlot.load(ordering: .relaxed) != nil }
 
-  private var head: PropertySlot? {
-    firstSlot.load(ordering: .acquiring).map {
-      Unmanaged<PropertySlot>.fromOpaque($0).takeUnretainedValue()
+  // MARK: - Lookup
+
+  /// Walks the slot list without reference counting; returns the first slot `match` accepts.
+  @inline(__always)
+  private func firstSlot(where match: (PropertySlot) -> Bool) -> PropertySlot? {
+    var cursor = firstSlot.load(ordering: .acquiring)
+    while let raw = cursor {
+      let slot = Unmanaged<PropertySlot>.fromOpaque(raw)
+      if slot._withUnsafeGuaranteedRef(match) { return slot.takeUnretainedValue() }
+      cursor = slot._withUnsafeGuaranteedRef { $0.nextPointer }
     }
+    return nil
   }
 
   /// The slot for `keyPath`, if one was ever created.
   func existingSlot(for keyPath: AnyKeyPath) -> PropertySlot? {
-    let first = firstSlot.load(ordering: .acquiring)
     let identity = Unmanaged.passUnretained(keyPath).toOpaque()
-    var cursor = first
-    while let raw = cursor {
-      let slot = Unmanaged<PropertySlot>.fromOpaque(raw)
-      let matched = slot._withUnsafeGuaranteedRef { $0.matchesIdentity(identity) }
-      if matched { return slot.takeUnretainedValue() }
-      cursor = slot._withUnsafeGuaranteedRef { $0.nextPointer }
-    }
-    cursor = first
-    while let raw = cursor {
-      let slot = Unmanaged<PropertySlot>.fromOpaque(raw)
-      let matched = slot._withUnsafeGuaranteedRef { $0.matchesByValue(keyPath) }
-      if matched { return slot.takeUnretainedValue() }
-      cursor = slot._withUnsafeGuaranteedRef { $0.nextPointer }
-    }
-    return nil
+    return firstSlot { $0.matchesIdentity(identity) } ?? firstSlot { $0.matchesByValue(keyPath) }
   }
 
   /// The slot for `keyPath`, created if needed.
@@ -50,41 +45,67 @@ final class RegistrarStorage: @unchecked Sendable {
     defer { GraphLock.shared.unlock() }
     // Another thread may have inserted it meanwhile.
     if let slot = existingSlot(for: keyPath) { return slot }
+    let head = firstSlot.load(ordering: .acquiring).map {
+      Unmanaged<PropertySlot>.fromOpaque($0).takeUnretainedValue()
+    }
     let slot = PropertySlot(keyPath: keyPath, next: head)
     firstSlot.store(Unmanaged.passRetained(slot).toOpaque(), ordering: .sequentiallyConsistent)
     return slot
   }
 
-  /// Entry of `willSet`: bumps the slot version and notifies subscribers.
+  /// The slot for a key-path argument: by call site when it has one, else by key path.
   @usableFromInline
-  func willSet(_ keyPath: AnyKeyPath) {
-    guard let slot = existingSlot(for: keyPath) else { return }
-    if slot.beginMutation() { ChangePropagation.notify(slot, .willSet) }
+  func slot(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) -> PropertySlot {
+    guard let site else { return slot(for: keyPath()) }
+    if let slot = firstSlot(where: { $0.isReached(from: site) }) { return slot }
+    let slot = slot(for: keyPath())
+    slot.remember(site: site)
+    return slot
   }
 
-  /// Entry of `didSet`.
+  // MARK: - Entry points used by the inlinable registrar
+
+  /// Records a read in the active scope.
   @usableFromInline
-  func didSet(_ keyPath: AnyKeyPath) {
-    guard let slot = existingSlot(for: keyPath) else { return }
+  func recordAccess(
+    site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath, in scope: UnsafeMutableRawPointer
+  ) {
+    Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
+      let storage = Unmanaged.passUnretained(self).toOpaque()
+      if let site {
+        // Repeated reads of the same property stop here: two compares.
+        if scope.lastSite == site && scope.lastStorage == storage { return }
+        scope.record(slot(site: site, keyPath: keyPath))
+        scope.lastSite = site
+        scope.lastStorage = storage
+      } else {
+        scope.record(slot(for: keyPath()))
+      }
+    }
+  }
+
+  /// `willSet` of a property of an object that has slots.
+  @usableFromInline
+  func willSet(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) -> PropertySlot {
+    let slot = slot(site: site, keyPath: keyPath)
+    if slot.beginMutation() { ChangePropagation.notify(slot, .willSet) }
+    return slot
+  }
+
+  /// `didSet` of a property (its slot from ``willSet(site:keyPath:)`` or a lookup).
+  @usableFromInline
+  func didSet(_ slot: PropertySlot) {
     if slot.endMutation() { ChangePropagation.notify(slot, .didSet) }
     TrackingScope.noteMutationOnCurrentThread(slot)
   }
 
-  /// Records a read of `keyPath` in the active scope.
+  /// A write that skipped `willSet` because the object had no slots, but has some now (a first
+  /// tracked read started on another thread meanwhile): count it as a completed mutation.
   @usableFromInline
-  func recordAccess(_ keyPath: AnyKeyPath, in scope: UnsafeMutableRawPointer) {
-    Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
-      // Repeated reads of the same property (same key-path object) stop here.
-      if scope.lastKeyPath === keyPath
-        && scope.lastStorage == Unmanaged.passUnretained(self).toOpaque()
-      {
-        return
-      }
-      let slot = slot(for: keyPath)
-      scope.record(slot)
-      scope.lastKeyPath = keyPath
-      scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
-    }
+  func lateMutation(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) {
+    let slot = slot(site: site, keyPath: keyPath)
+    _ = slot.beginMutation()
+    didSet(slot)
   }
 
   deinit {

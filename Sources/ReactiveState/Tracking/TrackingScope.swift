@@ -9,14 +9,14 @@ import Synchronization
 @usableFromInline
 class TrackingScope {
   /// The scope that was current when this one was installed.
-  private(set) var parent: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) private(set) var parent: UnsafeMutableRawPointer?
   /// Unique per scope per thread (thread id in the high bits), used by
   /// ``PropertySlot/lastReaderStamp`` as a duplicate filter.
-  private(set) var stamp: UInt64 = 0
-  /// The last key path recorded and its registrar: a repeated read of the same property
-  /// costs two compares. Retained so a freed key path's address can never alias.
-  final var lastKeyPath: AnyKeyPath?
-  final var lastStorage: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) private(set) var stamp: UInt64 = 0
+  /// Call site and registrar of the last recorded read: a repeated read of the same
+  /// property costs two compares.
+  @exclusivity(unchecked) final var lastSite: UnsafeRawPointer?
+  @exclusivity(unchecked) final var lastStorage: UnsafeMutableRawPointer?
 
   init() {}
 
@@ -24,7 +24,7 @@ class TrackingScope {
   final func reset() {
     parent = nil
     stamp = TrackingScope.nextStamp()
-    lastKeyPath = nil
+    lastSite = nil
     lastStorage = nil
   }
 

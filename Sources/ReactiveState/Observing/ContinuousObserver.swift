@@ -1,0 +1,210 @@
+/// The node behind ``observe(_:)`` and ``withContinuousObservation(options:scheduler:apply:)``:
+/// runs its body now and again after every change to anything the previous run read.
+///
+/// Dependencies are re-collected on every run with a cursor over the previous run's links:
+/// a read that matches the next old link costs a compare and a store (no lock, no
+/// allocation); a new read splices a link in under the graph lock; links the run did not
+/// reach are removed at its end. Nobody else changes a running observer's dependency list:
+/// a source deallocated meanwhile is only detached from its own side.
+///
+/// State (guarded by the graph lock): idle → queued (a change arrived) → running → idle, or
+/// cancelled from anywhere. A change that arrives while running marks the run dirty and the
+/// run repeats — at most ``rerunLimit`` times in a row, then it stops with a diagnostic
+/// naming the key path that kept invalidating it.
+final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
+  typealias Body = @Sendable (ObservationTracking.Event) -> Void
+
+  private enum Phase { case idle, queued, running, cancelled }
+
+  /// Consecutive self-invalidating re-runs allowed before the observer gives up.
+  static let rerunLimit = 100
+
+  private let body: Body
+  private let triggers: ObservationTracking.Options
+  private let scheduler: (any ObservationScheduler)?
+  private let label: String
+  private var scope: ObserverScope!
+
+  @exclusivity(unchecked) private var phase = Phase.idle
+  @exclusivity(unchecked) private var dirtyWhileRunning = false
+  @exclusivity(unchecked) private var pendingKind = ObservationTracking.Event.Kind.initial
+  @exclusivity(unchecked) private var pendingKeyPath: AnyKeyPath?
+  /// The last link confirmed by the current run (owned by the running thread).
+  @exclusivity(unchecked) private var cursor: LinkPointer?
+
+  init(
+    triggers: ObservationTracking.Options, scheduler: (any ObservationScheduler)?, label: String,
+    body: @escaping Body
+  ) {
+    self.body = body
+    self.triggers = triggers
+    self.scheduler = scheduler
+    self.label = label
+    super.init()
+    scope = ObserverScope(observer: self)
+  }
+
+  /// Runs the body for the first time (event kind `.initial`) on the calling thread.
+  func start() {
+    GraphLock.shared.withLock { phase = .running }
+    execute(kind: .initial, keyPath: nil)
+  }
+
+  /// Runs a queued change now (delivery point: mutating thread, transaction end, scheduler).
+  func runIfQueued() {
+    GraphLock.shared.lock()
+    guard phase == .queued else {
+      GraphLock.shared.unlock()
+      return
+    }
+    phase = .running
+    dirtyWhileRunning = false
+    let kind = pendingKind
+    let keyPath = pendingKeyPath
+    GraphLock.shared.unlock()
+    execute(kind: kind, keyPath: keyPath)
+  }
+
+  /// Drops a queued run (cycle protection), with a diagnostic.
+  func abandonQueuedRun(reason: String) {
+    let keyPath = GraphLock.shared.withLock { () -> AnyKeyPath? in
+      if phase == .queued { phase = .idle }
+      return pendingKeyPath
+    }
+    ObservationDiagnostics.report("\(label) \(reason); last change: \(describe(keyPath))")
+  }
+
+  private func execute(kind: ObservationTracking.Event.Kind, keyPath: AnyKeyPath?) {
+    var kind = kind
+    var keyPath = keyPath
+    var reruns = 0
+    while true {
+      cursor = nil
+      scope.reset()
+      scope.begin()
+      body(ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
+      scope.end()
+
+      GraphLock.shared.lock()
+      if phase == .cancelled {
+        unlinkAllDependencies()
+        GraphLock.shared.unlock()
+        return
+      }
+      unlinkDependencies(after: cursor)
+      guard dirtyWhileRunning else {
+        phase = .idle
+        GraphLock.shared.unlock()
+        return
+      }
+      dirtyWhileRunning = false
+      kind = pendingKind
+      keyPath = pendingKeyPath
+      reruns += 1
+      if reruns > Self.rerunLimit {
+        phase = .idle
+        GraphLock.shared.unlock()
+        ObservationDiagnostics.report(
+          "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
+            + "it keeps changing \(describe(keyPath)), which it also reads")
+        return
+      }
+      GraphLock.shared.unlock()
+    }
+  }
+
+  /// Records a read during a run (called through the thread's current scope).
+  func track(_ slot: PropertySlot, stamp: UInt64) {
+    if slot.lastReaderStamp.load(ordering: .relaxed) == stamp { return }
+    slot.lastReaderStamp.store(stamp, ordering: .relaxed)
+    let version = slot.version.load(ordering: .sequentiallyConsistent)
+    let candidate = cursor == nil ? firstDependency : cursor!.pointee.nextDependency
+    if let candidate, candidate.pointee.source === slot {
+      candidate.pointee.version = version
+      cursor = candidate
+      return
+    }
+    GraphLock.shared.lock()
+    cursor = ReactiveNode.link(slot, to: self, after: cursor, version: version)
+    GraphLock.shared.unlock()
+  }
+
+  override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
+    let kind: ObservationTracking.Event.Kind
+    switch event {
+    case .willSet:
+      guard triggers.contains(.willSet) else { return false }
+      kind = .willSet
+    case .didSet:
+      guard triggers.contains(.didSet) else { return false }
+      kind = .didSet
+    case .deinitialized:
+      return false
+    }
+    return enqueue(kind: kind, keyPath: (link.pointee.source as? PropertySlot)?.keyPath)
+  }
+
+  override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
+    if phase == .running { ReactiveNode.detachFromSource(link) }
+    guard triggers.contains(.deinit) else { return false }
+    return enqueue(kind: .deinit, keyPath: nil)
+  }
+
+  /// Under the graph lock: records the change and says whether to deliver.
+  private func enqueue(kind: ObservationTracking.Event.Kind, keyPath: AnyKeyPath?) -> Bool {
+    switch phase {
+    case .cancelled:
+      return false
+    case .running:
+      pendingKind = kind
+      pendingKeyPath = keyPath
+      dirtyWhileRunning = true
+      return false
+    case .queued:
+      pendingKind = kind
+      pendingKeyPath = keyPath
+      return false
+    case .idle:
+      pendingKind = kind
+      pendingKeyPath = keyPath
+      phase = .queued
+      return true
+    }
+  }
+
+  override func deliver(_ event: SourceEvent, from source: SourceNode) {
+    if let transaction = ObservationTransaction.current {
+      transaction.postpone(self)
+    } else if let scheduler {
+      scheduler.schedule { [self] in runIfQueued() }
+    } else {
+      runIfQueued()
+    }
+  }
+
+  func cancelObservation() {
+    GraphLock.shared.lock()
+    defer { GraphLock.shared.unlock() }
+    guard phase != .cancelled else { return }
+    let wasRunning = phase == .running
+    phase = .cancelled
+    // A running body finishes on its own thread and unlinks everything at its end.
+    if !wasRunning { unlinkAllDependencies() }
+  }
+
+  private func describe(_ keyPath: AnyKeyPath?) -> String {
+    keyPath.map { String(describing: $0) } ?? "an observed value"
+  }
+}
+
+/// The tracking scope of a continuous observer's run: forwards reads to the observer.
+final class ObserverScope: TrackingScope {
+  unowned(unsafe) let observer: ContinuousObserver
+
+  init(observer: ContinuousObserver) {
+    self.observer = observer
+    super.init()
+  }
+
+  override func record(_ slot: PropertySlot) { observer.track(slot, stamp: stamp) }
+}

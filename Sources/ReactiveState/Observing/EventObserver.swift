@@ -1,0 +1,114 @@
+/// The registration behind `withObservationTracking(options:_:onChange:)`.
+///
+/// One-shot per mutation: the first mutation of a tracked property delivers its `.willSet`
+/// and/or `.didSet` event (as requested), then the registration ends. `.deinit` events are
+/// delivered for tracked objects deallocated while it is active; with only `.deinit`
+/// requested it stays until the last tracked object is gone. `event.cancel()` ends it at
+/// once (a `.didSet` paired with a cancelled `.willSet` is not delivered).
+final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
+  private let options: ObservationTracking.Options
+  private let onChange: @Sendable (ObservationTracking.Event) -> Void
+  /// Guarded by the graph lock.
+  @exclusivity(unchecked) private var isFinished = false
+  /// The slot whose mutation is being delivered (between its willSet and didSet).
+  @exclusivity(unchecked) private var mutatingSlot: SourceNode?
+  /// Set (under the lock, once) by the `receive` that finished the registration: the
+  /// delivery it queued drops the registration's +1.
+  @exclusivity(unchecked) private var deliveryOwesRelease = false
+
+  private init(
+    options: ObservationTracking.Options,
+    onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
+  ) {
+    self.options = options
+    self.onChange = onChange
+  }
+
+  static func install(
+    _ list: AccessList, options: ObservationTracking.Options,
+    onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
+  ) {
+    let observer = EventObserver(options: options, onChange: onChange)
+    GraphLock.shared.lock()
+    let missed = OneShotInstallation.link(list, to: observer)
+    if missed != nil {
+      observer.isFinished = true
+      observer.unlinkAllDependencies()
+    } else if observer.firstDependency != nil {
+      _ = Unmanaged.passRetained(observer)
+    }
+    GraphLock.shared.unlock()
+    if let missed {
+      // The change landed between the read and the install: report it as already stored.
+      let kind: ObservationTracking.Event.Kind = options.contains(.didSet) ? .didSet : .willSet
+      if !options.isDisjoint(with: [.willSet, .didSet]) {
+        onChange(ObservationTracking.Event(kind: kind, keyPath: missed.keyPath, canceller: nil))
+      }
+    }
+  }
+
+  /// Under the lock: ends the registration; true when this call did it.
+  private func finish() -> Bool {
+    guard !isFinished else { return false }
+    isFinished = true
+    mutatingSlot = nil
+    unlinkAllDependencies()
+    return true
+  }
+
+  override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
+    guard !isFinished else { return false }
+    let source = link.pointee.source
+    switch event {
+    case .willSet:
+      // With only `.deinit` requested, mutations are not events.
+      guard mutatingSlot == nil, !options.isDisjoint(with: [.willSet, .didSet]) else {
+        return false
+      }
+      mutatingSlot = source
+      if !options.contains(.didSet) {
+        deliveryOwesRelease = finish()
+        return true
+      }
+      return options.contains(.willSet)
+    case .didSet:
+      guard mutatingSlot === source else { return false }
+      deliveryOwesRelease = finish()
+      return true
+    case .deinitialized:
+      return false
+    }
+  }
+
+  override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
+    guard !isFinished else { return false }
+    if firstDependency == link && lastDependency == link {
+      deliveryOwesRelease = finish()
+      return true
+    }
+    return options.contains(.deinit)
+  }
+
+  override func deliver(_ event: SourceEvent, from source: SourceNode) {
+    let kind: ObservationTracking.Event.Kind
+    let requested: Bool
+    switch event {
+    case .willSet: (kind, requested) = (.willSet, options.contains(.willSet))
+    case .didSet: (kind, requested) = (.didSet, options.contains(.didSet))
+    case .deinitialized: (kind, requested) = (.deinit, options.contains(.deinit))
+    }
+    if requested {
+      let keyPath = kind == .deinit ? nil : (source as? PropertySlot)?.keyPath
+      onChange(ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
+    }
+    if deliveryOwesRelease {
+      deliveryOwesRelease = false
+      Unmanaged.passUnretained(self).release()
+    }
+  }
+
+  func cancelObservation() {
+    let released = GraphLock.shared.withLock { finish() }
+    if released { Unmanaged.passUnretained(self).release() }
+  }
+}

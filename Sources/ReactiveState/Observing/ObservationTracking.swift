@@ -1,0 +1,91 @@
+/// Namespace of the event-based observation API (SE-0506's shape, available on Swift 6.3).
+public struct ObservationTracking: Sendable {
+  /// Which events an observer wants: `.willSet` (before the store), `.didSet` (after it),
+  /// `.deinit` (an observed object was deallocated).
+  public struct Options: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+
+    /// Creates options from their raw bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Deliver an event before the new value is stored (the old value is still visible).
+    public static let willSet = Options(rawValue: 1)
+    /// Deliver an event after the new value is stored.
+    public static let didSet = Options(rawValue: 2)
+    /// Deliver an event when an observed object is deallocated.
+    public static let `deinit` = Options(rawValue: 4)
+  }
+
+  /// One delivered event.
+  ///
+  /// Deliberate difference from SE-0506: `Event` is copyable (SE-0506 makes it `~Copyable`),
+  /// so it can be captured and stored; `cancel()` has the same effect either way.
+  public struct Event: Sendable {
+    /// What happened.
+    public struct Kind: Equatable, Sendable, CustomStringConvertible {
+      let rawValue: UInt8
+      /// The first run of a continuous observation.
+      public static let initial = Kind(rawValue: 0)
+      /// A tracked property is about to change.
+      public static let willSet = Kind(rawValue: 1)
+      /// A tracked property changed.
+      public static let didSet = Kind(rawValue: 2)
+      /// A tracked object was deallocated.
+      public static let `deinit` = Kind(rawValue: 3)
+
+      public var description: String { ["initial", "willSet", "didSet", "deinit"][Int(rawValue)] }
+    }
+
+    /// What happened.
+    public let kind: Kind
+    // Key paths are immutable once built; AnyKeyPath is just not marked Sendable.
+    nonisolated(unsafe) let keyPath: AnyKeyPath?
+    let canceller: (any EventCanceller)?
+
+    /// Whether this `.willSet`/`.didSet` event is about `keyPath` (compared by value, so
+    /// `\Model.name` matches however it was spelled). Never true for `.initial`/`.deinit`.
+    public func matches(_ keyPath: AnyKeyPath) -> Bool {
+      guard kind == .willSet || kind == .didSet, let own = self.keyPath else { return false }
+      return own == keyPath
+    }
+
+    /// Ends the observation: no further event is delivered (a `.didSet` paired with this
+    /// `.willSet` included).
+    public func cancel() { canceller?.cancelObservation() }
+  }
+
+  /// Keeps a continuous observation alive; it ends on ``ObservationToken/cancel()`` or when
+  /// the token is deallocated.
+  public typealias Token = ObservationToken
+}
+
+/// Something an ``ObservationTracking/Event`` can cancel.
+protocol EventCanceller: AnyObject, Sendable {
+  func cancelObservation()
+}
+
+/// Keeps an observation alive. Deallocating the token, or calling ``cancel()``, ends it:
+/// no callback starts after `cancel()` returns (one already running on another thread may
+/// finish), and every registration is removed.
+///
+/// Deliberate difference from SE-0506: the token is a class (SE-0506's is `~Copyable`), so
+/// tokens can be kept in arrays and sets.
+public final class ObservationToken: Sendable, Hashable {
+  private let canceller: any EventCanceller
+
+  init(_ canceller: any EventCanceller) { self.canceller = canceller }
+
+  /// Ends the observation. Idempotent.
+  public func cancel() { canceller.cancelObservation() }
+
+  deinit { canceller.cancelObservation() }
+
+  /// Tokens are equal only to themselves.
+  public static func == (lhs: ObservationToken, rhs: ObservationToken) -> Bool { lhs === rhs }
+
+  /// Hashes the token's identity.
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+  /// Stores the token in a collection (`token.store(in: &tokens)`), Combine-style.
+  public func store(in collection: inout Set<ObservationToken>) { collection.insert(self) }
+}

@@ -1,0 +1,38 @@
+/// Runs `apply` now and again after every committed change to anything it read in its
+/// previous run, until the returned token is cancelled or deallocated.
+///
+/// - Dependencies are re-collected on every run: a branch not taken stops being tracked.
+/// - Delivery: by default synchronously on the thread that made the change, right after the
+///   store (or at the end of the outermost ``withTransaction(_:)``); with a `scheduler`,
+///   through it (e.g. `.mainActor`, or a ``ManualScheduler`` for deterministic tests).
+///   Changes coalesce while a run is pending.
+/// - Nested `observe` calls inside `apply` are independent: their reads never become the
+///   outer observer's dependencies (keep their tokens, or they end immediately).
+/// - A body that keeps invalidating itself stops after ``ContinuousObserver/rerunLimit``
+///   consecutive re-runs and reports an ``ObservationDiagnostic`` naming the key path.
+@discardableResult
+public func observe(
+  scheduler: (any ObservationScheduler)? = nil, _ apply: @escaping @Sendable () -> Void
+) -> ObservationToken {
+  let observer = ContinuousObserver(
+    triggers: .didSet, scheduler: scheduler, label: "observe { … }", body: { _ in apply() })
+  observer.start()
+  return ObservationToken(observer)
+}
+
+/// SE-0506's continuous observation: calls `apply` now with an `.initial` event (tracking
+/// what it reads), then again — re-tracking — for each event in `options` (`.willSet`,
+/// `.didSet`, `.deinit`) on what the previous call read, until the token is cancelled or
+/// deallocated, or `event.cancel()` is called.
+///
+/// Delivery follows ``observe(scheduler:_:)``; SE-0506 always delivers at the next
+/// suspension point of the caller's isolation — pass `scheduler: .mainActor` for that shape.
+public func withContinuousObservation(
+  options: ObservationTracking.Options, scheduler: (any ObservationScheduler)? = nil,
+  apply: @escaping @Sendable (ObservationTracking.Event) -> Void
+) -> ObservationTracking.Token {
+  let observer = ContinuousObserver(
+    triggers: options, scheduler: scheduler, label: "withContinuousObservation", body: apply)
+  observer.start()
+  return ObservationToken(observer)
+}

@@ -1,0 +1,78 @@
+/// An `AsyncSequence` of the values of an expression over observable state — SE-0475's
+/// `Observations`, without its races.
+///
+/// - The first `next()` returns the current value at once.
+/// - Changes (anything the last evaluation read) are noticed after they are committed
+///   (`didSet`), so a value is never read before the producer's store, whatever thread the
+///   producer runs on: no stale element, no lost final value.
+/// - Synchronous bursts coalesce: the next `next()` evaluates once and returns the latest
+///   value. A change made while nobody waits makes the next `next()` return at once.
+/// - Each iterator has its own state (several iterators of one sequence are independent, and
+///   a cancelled iteration leaves nothing behind that could produce a duplicate later).
+/// - Task cancellation ends the iteration (`nil`); ``untilFinished(_:)`` ends it when the
+///   closure returns `.finish`; a thrown error is thrown once, then the sequence ends.
+/// - ``removingDuplicates()`` (Equatable elements) skips values equal to the last one.
+///
+/// `emit` runs on the iterating task (not on the mutating thread). Dependencies are
+/// re-collected on every evaluation and edges are reused between evaluations.
+public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
+  /// What an ``untilFinished(_:)`` closure produces.
+  public enum Iteration: Sendable {
+    /// Emit this value and keep observing.
+    case next(Element)
+    /// End the sequence.
+    case finish
+  }
+
+  let emit: @Sendable () throws(Failure) -> Iteration
+  let isDuplicate: (@Sendable (Element, Element) -> Bool)?
+
+  /// Observes `emit`'s value.
+  public init(_ emit: @escaping @Sendable () throws(Failure) -> Element) {
+    self.emit = { () throws(Failure) -> Iteration in .next(try emit()) }
+    self.isDuplicate = nil
+  }
+
+  init(
+    iteration: @escaping @Sendable () throws(Failure) -> Iteration,
+    isDuplicate: (@Sendable (Element, Element) -> Bool)?
+  ) {
+    self.emit = iteration
+    self.isDuplicate = isDuplicate
+  }
+
+  /// Observes `emit` until it returns `.finish`.
+  public static func untilFinished(
+    _ emit: @escaping @Sendable () throws(Failure) -> Iteration
+  ) -> ObservedValues {
+    ObservedValues(iteration: emit, isDuplicate: nil)
+  }
+
+  /// Creates an independent iterator.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(state: ObservedValuesIteration(emit: emit, isDuplicate: isDuplicate))
+  }
+
+  /// Iterates an ``ObservedValues`` sequence.
+  public struct Iterator: AsyncIteratorProtocol {
+    let state: ObservedValuesIteration<Element, Failure>
+
+    /// The current value on the first call; afterwards the value after the next change, or
+    /// nil when the sequence finished or the task was cancelled.
+    public mutating func next() async throws(Failure) -> Element? {
+      try await state.next()
+    }
+
+    /// Same as ``next()``.
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      try await state.next()
+    }
+  }
+}
+
+extension ObservedValues where Element: Equatable {
+  /// The same sequence, skipping values equal to the previously emitted one.
+  public func removingDuplicates() -> ObservedValues {
+    ObservedValues(iteration: emit, isDuplicate: { $0 == $1 })
+  }
+}

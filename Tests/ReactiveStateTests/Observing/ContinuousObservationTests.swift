@@ -1,0 +1,164 @@
+import Foundation
+import ReactiveState
+import Testing
+
+/// `observe { }` and `withContinuousObservation`: re-runs, dynamic dependencies, isolation of
+/// nested scopes, cancellation, and the self-invalidation bound.
+@Suite struct ContinuousObservationTests {
+  @Test func runsImmediatelyAndAfterEachCommittedChange() {
+    let model = HandModel()
+    let seen = Box<[Int]>([])
+    let token = observe { seen.value.append(model.a) }
+    model.a = 1
+    model.a = 2
+    model.b = 9  // not read
+    #expect(seen.value == [0, 1, 2], "each run sees the committed value; unread b never re-runs")
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func dependenciesAreRecollectedOnEveryRun() {
+    let model = HandModel()
+    let runs = Box(0)
+    let token = observe {
+      runs.value += 1
+      if model.a == 0 { _ = model.b } else { _ = model.c }
+    }
+    model.b = 1
+    #expect(runs.value == 2, "b was read on the first run")
+    model.a = 1
+    #expect(runs.value == 3)
+    model.b = 2
+    #expect(runs.value == 3, "the branch reading b is no longer taken")
+    model.c = 5
+    #expect(runs.value == 4, "c is read now")
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func cancellingTheTokenOrDroppingItStopsRuns() {
+    let model = HandModel()
+    let runs = Box(0)
+    let token = observe {
+      runs.value += 1
+      _ = model.a
+    }
+    model.a = 1
+    token.cancel()
+    model.a = 2
+    #expect(runs.value == 2)
+
+    var dropped: ObservationToken? = observe {
+      runs.value += 1
+      _ = model.b
+    }
+    #expect(runs.value == 3)
+    dropped = nil
+    model.b = 1
+    #expect(runs.value == 3)
+    _ = dropped
+  }
+
+  @Test func nestedObserveScopesDoNotLeakIntoTheParent() {
+    let model = HandModel()
+    let outerRuns = Box(0)
+    let innerRuns = Box(0)
+    let inner = Box<ObservationToken?>(nil)
+    let outer = observe {
+      outerRuns.value += 1
+      _ = model.a
+      inner.value = observe {
+        innerRuns.value += 1
+        _ = model.b
+      }
+    }
+    model.b = 1
+    #expect(innerRuns.value == 2)
+    #expect(outerRuns.value == 1, "the child's read of b is not the parent's dependency")
+    model.a = 1
+    #expect(outerRuns.value == 2)
+    withExtendedLifetime(outer) {}
+  }
+
+  @Test func aSelfInvalidatingObserverStopsWithADiagnosticNamingTheKeyPath() {
+    let model = HandModel()
+    let runs = Box(0)
+    let reported = Box<[String]>([])
+    ObservationDiagnostics.handler = { reported.value.append($0.message) }
+    defer { ObservationDiagnostics.handler = nil }
+    let token = observe {
+      runs.value += 1
+      model.a += 1  // reads and writes a
+    }
+    #expect(runs.value == 101, "initial run + 100 bounded re-runs, then it stops")
+    #expect(reported.value.count == 1)
+    #expect(reported.value.first?.contains("a") == true)
+    #expect(reported.value.first?.contains("HandModel") == true)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func continuousEventsCarryKindAndKeyPath() {
+    let model = HandModel()
+    let events = Box<[String]>([])
+    let token = withContinuousObservation(options: [.willSet, .didSet]) { event in
+      let name = event.matches(\HandModel.a) ? "a" : event.matches(\HandModel.b) ? "b" : "-"
+      let a = withoutObservationTracking { model.a }
+      events.value.append("\(event.kind) \(name) \(a)")
+      _ = model.b
+    }
+    model.a = 1  // read untracked: no event
+    model.b = 1
+    #expect(events.value == ["initial - 0", "willSet b 1", "didSet b 1"])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func deinitEventIsDeliveredWhenAnObservedObjectDies() {
+    let events = Box<[String]>([])
+    var model: HandModel? = HandModel()
+    let weakModel = Box<HandModel?>(model)
+    let token = withContinuousObservation(options: [.deinit]) { event in
+      events.value.append("\(event.kind)")
+      _ = weakModel.value?.a
+    }
+    weakModel.value = nil
+    model = nil
+    #expect(events.value == ["initial", "deinit"])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func manualSchedulerDefersAndCoalescesRuns() {
+    let model = HandModel()
+    let scheduler = ManualScheduler()
+    let seen = Box<[Int]>([])
+    let token = observe(scheduler: scheduler) { seen.value.append(model.a + model.b) }
+    model.a = 1
+    model.b = 2
+    model.a = 3
+    #expect(seen.value == [0], "nothing runs until the scheduler flushes")
+    #expect(scheduler.pendingCount == 1, "three changes coalesce into one pending run")
+    scheduler.flush()
+    #expect(seen.value == [0, 5])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func mainActorSchedulerRunsLaterOnTheMainActor() async {
+    let model = HandModel()
+    let runs = Box<[String]>([])
+    let done = Box<CheckedContinuation<Void, Never>?>(nil)
+    let token = observe(scheduler: .mainActor) {
+      _ = model.a
+      if runs.value.isEmpty {
+        runs.value.append("initial, on the caller's thread")
+        return
+      }
+      // Traps unless the scheduler really runs the body on the main actor.
+      let a = model.a
+      MainActor.assumeIsolated { runs.value.append("main, a=\(a)") }
+      done.value?.resume()
+    }
+    await withCheckedContinuation { continuation in
+      done.value = continuation
+      model.a = 1
+    }
+    #expect(runs.value == ["initial, on the caller's thread", "main, a=1"])
+    withExtendedLifetime(token) {}
+  }
+}

@@ -1,0 +1,75 @@
+import ReactiveState
+import Testing
+
+/// SE-0506's options form: ordering of willSet/didSet/deinit, didSet sees the new value,
+/// key-path matching, cancellation.
+@Suite struct EventTrackingTests {
+  @Test func willSetThenDidSetOfTheFirstMutationOnly() {
+    let model = HandModel()
+    let events = Box<[String]>([])
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
+      _ = model.a
+      _ = model.b
+    } onChange: { event in
+      events.value.append("\(event.kind) a=\(model.a) matchesA=\(event.matches(\HandModel.a))")
+    }
+    model.a = 5
+    model.a = 6
+    model.b = 1
+    #expect(events.value == ["willSet a=0 matchesA=true", "didSet a=5 matchesA=true"])
+  }
+
+  @Test func didSetOnlySeesTheNewValue() {
+    let model = HandModel()
+    let seen = Box<[Int]>([])
+    ReactiveState.withObservationTracking(options: .didSet) {
+      _ = model.b
+    } onChange: { _ in
+      seen.value.append(model.b)
+    }
+    model.b = 7
+    #expect(seen.value == [7])
+  }
+
+  @Test func cancellingAtWillSetSuppressesTheDidSet() {
+    let model = HandModel()
+    let kinds = Box<[String]>([])
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
+      _ = model.a
+    } onChange: { event in
+      kinds.value.append("\(event.kind)")
+      event.cancel()
+    }
+    model.a = 1
+    #expect(kinds.value == ["willSet"])
+  }
+
+  @Test func deinitEventWhenTheTrackedObjectIsDeallocated() {
+    let kinds = Box<[String]>([])
+    var model: HandModel? = HandModel()
+    ReactiveState.withObservationTracking(options: [.deinit]) {
+      _ = model?.a
+    } onChange: { event in
+      kinds.value.append("\(event.kind) matches=\(event.matches(\HandModel.a))")
+    }
+    model?.a = 3  // .willSet/.didSet not requested: nothing, and the tracking stays
+    #expect(kinds.value.isEmpty)
+    model = nil
+    #expect(kinds.value == ["deinit matches=false"])
+  }
+
+  @Test func eventOrderingWithAllOptions() {
+    let kinds = Box<[String]>([])
+    var model: HandModel? = HandModel()
+    let other = HandModel()
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet, .deinit]) {
+      _ = model?.a
+      _ = other.a
+    } onChange: { event in
+      kinds.value.append("\(event.kind)")
+    }
+    model = nil
+    other.a = 1
+    #expect(kinds.value == ["deinit", "willSet", "didSet"])
+  }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import ReactiveState
+import Testing
+
+/// The async sequence of values: SE-0475's semantics, without its stale-element and
+/// duplicate bugs.
+@Suite struct ObservedValuesTests {
+  @Test func firstNextReturnsTheCurrentValueLazily() async {
+    let model = HandModel()
+    let calls = Box(0)
+    let values = ObservedValues {
+      calls.value += 1
+      return model.a
+    }
+    model.a = 7
+    #expect(calls.value == 0, "nothing is evaluated before the first next()")
+    var iterator = values.makeAsyncIterator()
+    #expect(await iterator.next() == 7)
+  }
+
+  @Test func synchronousBurstsCoalesceIntoTheLatestValue() async {
+    let model = HandModel()
+    let calls = Box(0)
+    var iterator = ObservedValues {
+      calls.value += 1
+      return model.a
+    }.makeAsyncIterator()
+    _ = await iterator.next()
+    for i in 1...5 { model.a = i }
+    #expect(await iterator.next() == 5)
+    #expect(calls.value == 2, "one evaluation per element")
+  }
+
+  @Test func nextSuspendsUntilAChangeArrives() async {
+    let model = HandModel()
+    var iterator = ObservedValues { model.a }.makeAsyncIterator()
+    _ = await iterator.next()
+    Thread.detachNewThread {
+      usleep(20_000)
+      model.a = 3
+    }
+    #expect(await iterator.next() == 3)
+  }
+
+  @Test func severalIteratorsAreIndependent() async {
+    let model = HandModel()
+    let values = ObservedValues { model.a }
+    var first = values.makeAsyncIterator()
+    var second = values.makeAsyncIterator()
+    #expect(await first.next() == 0)
+    #expect(await second.next() == 0)
+    model.a = 5
+    #expect(await first.next() == 5)
+    #expect(await second.next() == 5)
+  }
+
+  @Test func untilFinishedEndsTheSequence() async {
+    let model = HandModel()
+    var iterator = ObservedValues<Int, Never>.untilFinished {
+      model.a >= 2 ? .finish : .next(model.a)
+    }.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model.a = 2
+    #expect(await iterator.next() == nil)
+    #expect(await iterator.next() == nil)
+  }
+
+  @Test func aThrownErrorIsThrownOnceThenTheSequenceEnds() async throws {
+    struct Failure: Error {}
+    let model = HandModel()
+    var iterator = ObservedValues { () throws(Failure) -> Int in
+      if model.a == 1 { throw Failure() }
+      return model.a
+    }.makeAsyncIterator()
+    _ = try? await iterator.next()
+    model.a = 1
+    var threw = false
+    do { _ = try await iterator.next() } catch { threw = true }
+    #expect(threw)
+    #expect(try await iterator.next() == nil)
+  }
+
+  @Test func dependenciesAreRecollectedPerElement() async {
+    let model = HandModel()
+    var iterator = ObservedValues { model.a == 0 ? "b\(model.b)" : "a\(model.a)" }.makeAsyncIterator()
+    #expect(await iterator.next() == "b0")
+    model.a = 1
+    #expect(await iterator.next() == "a1")
+    model.b = 9  // no longer read
+    model.a = 2
+    #expect(await iterator.next() == "a2")
+  }
+
+  @Test func taskCancellationEndsTheIteration() async {
+    let model = HandModel()
+    let task = Task {
+      var iterator = ObservedValues { model.a }.makeAsyncIterator()
+      var got: [Int] = []
+      while let value = await iterator.next() { got.append(value) }
+      return got
+    }
+    try? await Task.sleep(nanoseconds: 20_000_000)
+    task.cancel()
+    #expect(await task.value == [0])
+  }
+
+  @Test func noDuplicateAfterACancelledIteration() async {
+    // Observations (swiftlang/swift#85683) can re-emit after a cancelled iteration because
+    // its dirty flag is per sequence; ours is per iterator.
+    let model = HandModel()
+    let values = ObservedValues { model.a }
+    let cancelled = Task {
+      var iterator = values.makeAsyncIterator()
+      _ = await iterator.next()
+      _ = await iterator.next()
+    }
+    try? await Task.sleep(nanoseconds: 10_000_000)
+    cancelled.cancel()
+    _ = await cancelled.value
+    model.a = 1
+    var fresh = values.makeAsyncIterator()
+    #expect(await fresh.next() == 1)
+    model.a = 2
+    #expect(await fresh.next() == 2)
+  }
+
+  @Test func removingDuplicatesSkipsEqualValues() async {
+    let model = HandModel()
+    var iterator = ObservedValues { model.a % 2 }.removingDuplicates().makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model.a = 2  // same parity: skipped
+    model.a += 0
+    model.a = 3
+    #expect(await iterator.next() == 1)
+  }
+
+  /// Observations can emit the old value when the producer is on another thread (it wakes on
+  /// willSet); ours wakes after the store. 10,000 trials with a slow setter window.
+  @Test func neverEmitsAStaleValueForCrossThreadProducers() async {
+    let model = HandModel()
+    var iterator = ObservedValues { model.a }.makeAsyncIterator()
+    var previous = await iterator.next() ?? -1
+    var stale = 0
+    for trial in 1...10_000 {
+      Thread.detachNewThread { model.a = trial }
+      let value = await iterator.next() ?? -1
+      if value != trial { stale += 1 }
+      previous = value
+    }
+    #expect(stale == 0)
+    #expect(previous == 10_000)
+  }
+}
