@@ -34,6 +34,11 @@ private final class LegacyCustomPublisherModel: ObservableObject, @unchecked Sen
 
 private final class LegacyPlain: ObservableObject {}
 
+/// `@Published` outside an `ObservableObject`: only `$name` publishes.
+private final class LegacyNotAnObservableObject: @unchecked Sendable {
+  @Published var score = 1
+}
+
 @MainActor
 private final class LegacyMainActorModel: ObservableObject {
   @Published var title = "start"
@@ -204,6 +209,17 @@ struct LegacyObservableObjectTests {
     token.cancel()
     profile.name = "Linus"
     #expect(received.values.count == 3)
+  }
+
+  @Test func publishedWorksOutsideObservableObject() {
+    let model = LegacyNotAnObservableObject()
+    let scores = LegacyRecorder<Int>()
+    let token = model.$score.sink { scores.values.append($0) }
+    model.score = 2
+    model.score += 1
+    #expect(scores.values == [1, 2, 3])
+    #expect(model.score == 3)
+    withExtendedLifetime(token) {}
   }
 
   @Test func projectedPublisherIsPerProperty() {

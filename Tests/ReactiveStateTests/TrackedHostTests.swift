@@ -42,6 +42,25 @@ private final class HostMainActorModel: TrackedObservable {
   @Tracked var names: [String] = []
 }
 
+private actor HostActor: TrackedObservable {
+  let observationRegistrar = ReactiveState.ObservationRegistrar()
+  @Tracked var count = 0
+
+  /// Tracks `count`, then applies `values` one by one; returns how many fired.
+  func fires(assigning values: [Int]) -> Int {
+    let fired = HostCounter()
+    ReactiveState.withObservationTracking {
+      _ = count
+    } onChange: {
+      fired.value += 1
+    }
+    for value in values {
+      count = value
+    }
+    return fired.value
+  }
+}
+
 private final class HostNoDefault: TrackedObservable, @unchecked Sendable {
   let observationRegistrar = ReactiveState.ObservationRegistrar()
   @Tracked var name: String
@@ -145,6 +164,13 @@ struct TrackedHostTests {
     #expect(count.value == 1)
     model.names.append("a")
     #expect(model.names == ["a"])
+  }
+
+  @Test func actorModel() async {
+    let model = HostActor()
+    #expect(await model.fires(assigning: [0]) == 0)
+    #expect(await model.fires(assigning: [0, 2]) == 1)
+    #expect(await model.count == 2)
   }
 
   @Test func propertiesWithoutDefaultUseTheDeclaredTypesRule() {
