@@ -28,9 +28,10 @@
 ///   `@unchecked Sendable` (and then synchronize its writes itself) or actor-isolated, e.g.
 ///   `@MainActor`.
 /// - **Ignoring a property**: there is no `@ObservationIgnored`; declare a plain stored property.
-/// - **Observers differ slightly**: with a `willSet`/`didSet` on the property, the compiler reads
-///   the old value through the getter (one extra recorded read) and runs the user's `willSet`
-///   before the registrar's and `didSet` after it; in-place mutation then copies (get + set).
+/// - **Observers differ slightly**: with any `willSet`/`didSet` on the property, the compiler
+///   fetches the old value through the getter, so an assignment inside a tracking scope records a
+///   read; the user's `willSet` runs before the registrar's (the macro runs it after) and `didSet`
+///   after the registrar's; in-place mutation then goes through get + set and copies.
 /// - Costs one equality function reference (16 bytes) per property beside the value.
 @propertyWrapper
 public struct Tracked<Value> {
