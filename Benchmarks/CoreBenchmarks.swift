@@ -66,15 +66,10 @@ private func benchmarkReads(_ harness: BenchmarkHarness) {
       }
     } / Double(scopes * reads)
   }
-  let cached = CachedKeyCounter()
   let oursTracked = trackedReads({ ours.count }, { ours.count &+= 1 }, observation: false)
-  let cachedTracked = trackedReads({ cached.count }, { cached.count &+= 1 }, observation: false)
   let theirsTracked = trackedReads({ theirs.count }, { theirs.count &+= 1 }, observation: true)
   row(
     harness, "tracked read (100 repeated reads per scope)", ours: oursTracked,
-    theirs: theirsTracked, ratio: 5)
-  row(
-    harness, "tracked read, fastest form (static key path)", ours: cachedTracked,
     theirs: theirsTracked, ratio: 20)
 }
 
@@ -111,7 +106,6 @@ private func benchmarkRoundTrips(_ harness: BenchmarkHarness) {
   let m = harness.iterations(200_000)
   let counter = FireCounter()
   let ours = HandWrittenCounter()
-  let cached = CachedKeyCounter()
   let theirs = ObservationCounter()
   let a = harness.time(operations: 1) {
     for i in 0..<m {
@@ -120,13 +114,6 @@ private func benchmarkRoundTrips(_ harness: BenchmarkHarness) {
     }
   }
   let firedOurs = counter.value
-  counter.value = 0
-  let f = harness.time(operations: 1) {
-    for i in 0..<m {
-      ReactiveState.withObservationTracking({ _ = cached.count }, onChange: { counter.value += 1 })
-      cached.count = i + 1
-    }
-  }
   counter.value = 0
   let b = harness.time(operations: 1) {
     for i in 0..<m {
@@ -138,9 +125,6 @@ private func benchmarkRoundTrips(_ harness: BenchmarkHarness) {
   row(
     harness, "track 1 property + mutate + onChange", ours: a / Double(m), theirs: b / Double(m),
     ratio: 5)
-  row(
-    harness, "track + mutate + onChange, fastest form (static key path)", ours: f / Double(m),
-    theirs: b / Double(m), ratio: 20)
 }
 
 private func benchmarkFanOut(_ harness: BenchmarkHarness) {

@@ -2,13 +2,13 @@ import Observation
 import ReactiveState
 
 /// The Observation baseline: the toolchain's macro.
-@Observable final class ObservationCounter {
+@Observable final class ObservationCounter: @unchecked Sendable {
   var count = 0
   var other = 0
 }
 
 /// ReactiveState in the Observation-compatible hand-written form (key-path literals).
-final class HandWrittenCounter: ReactiveState.Observable {
+final class HandWrittenCounter: ReactiveState.Observable, @unchecked Sendable {
   private let registrar = ReactiveState.ObservationRegistrar()
   private var _count = 0
   private var _other = 0
@@ -37,19 +37,4 @@ final class PlainCounter {
 final class PlainPair {
   var count = 0
   var other = 0
-}
-
-/// ReactiveState's fastest hand-written form: the same registrar calls with key paths cached
-/// in `static let`s (no key-path materialisation per access).
-final class CachedKeyCounter: ReactiveState.Observable {
-  nonisolated(unsafe) static let countKey = \CachedKeyCounter.count
-  private let registrar = ReactiveState.ObservationRegistrar()
-  private var _count = 0
-  var count: Int {
-    get {
-      registrar.access(self, keyPath: Self.countKey)
-      return _count
-    }
-    set { registrar.withMutation(of: self, keyPath: Self.countKey) { _count = newValue } }
-  }
 }

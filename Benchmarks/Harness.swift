@@ -40,7 +40,7 @@ struct BenchmarkRow: Sendable {
 }
 
 /// Collects rows, runs measurements, prints the table and optionally writes JSON.
-final class BenchmarkHarness {
+final class BenchmarkHarness: @unchecked Sendable {
   let quick: Bool
   private(set) var rows: [BenchmarkRow] = []
   private(set) var failures: [String] = []
@@ -143,4 +143,12 @@ extension String {
     split(separator: Character(target), omittingEmptySubsequences: false).joined(
       separator: replacement)
   }
+}
+
+/// A counting semaphore for waiting on benchmark tasks from synchronous code.
+final class BenchmarkSemaphore: @unchecked Sendable {
+  private var semaphore = sem_t()
+  init() { sem_init(&semaphore, 0, 0) }
+  func signal() { sem_post(&semaphore) }
+  func wait() { sem_wait(&semaphore) }
 }

@@ -16,6 +16,14 @@ if let index = arguments.firstIndex(of: "--json"),
 {
   jsonPath = arguments[arguments.index(after: index)]
 }
+if let index = arguments.firstIndex(of: "--profile"),
+  arguments.index(index, offsetBy: 2) < arguments.endIndex
+{
+  ProfileLoops.run(
+    arguments[arguments.index(after: index)],
+    count: Int(arguments[arguments.index(index, offsetBy: 2)]) ?? 1)
+  exit(0)
+}
 let filter = arguments.firstIndex(of: "--filter").flatMap { index -> String? in
   let next = arguments.index(after: index)
   return next < arguments.endIndex ? arguments[next] : nil
@@ -26,7 +34,9 @@ harness.printHeader()
 
 /// Every benchmark group, in print order. Each group adds its rows to the harness.
 let groups: [(name: String, run: (BenchmarkHarness) -> Void)] = [
-  ("core", runCoreBenchmarks)
+  ("core", runCoreBenchmarks),
+  ("observing", runObservingBenchmarks),
+  ("viewgraph", runViewGraphBenchmarks),
 ]
 for group in groups where filter == nil || group.name.contains(filter!) {
   group.run(harness)

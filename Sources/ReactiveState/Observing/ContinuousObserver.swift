@@ -1,5 +1,6 @@
-/// The node behind ``observe(_:)`` and ``withContinuousObservation(options:scheduler:apply:)``:
-/// runs its body now and again after every change to anything the previous run read.
+/// The node behind ``observe(scheduler:_:)`` and
+/// ``withContinuousObservation(options:scheduler:apply:)``: runs its body now and again after
+/// every change to anything the previous run read.
 ///
 /// Dependencies are re-collected on every run with a cursor over the previous run's links:
 /// a read that matches the next old link costs a compare and a store (no lock, no
@@ -12,7 +13,11 @@
 /// run repeats — at most ``rerunLimit`` times in a row, then it stops with a diagnostic
 /// naming the key path that kept invalidating it.
 final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
-  typealias Body = @Sendable (ObservationTracking.Event) -> Void
+  /// What runs: a plain closure (`observe`) or one that receives events.
+  enum Body {
+    case plain(@Sendable () -> Void)
+    case events(@Sendable (ObservationTracking.Event) -> Void)
+  }
 
   private enum Phase { case idle, queued, running, cancelled }
 
@@ -22,26 +27,40 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private let body: Body
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
+  private let hasScheduler: Bool
   private let label: String
-  private var scope: ObserverScope!
+  private let scope = ObserverScope()
 
+  // Guarded by the graph lock.
   @exclusivity(unchecked) private var phase = Phase.idle
   @exclusivity(unchecked) private var dirtyWhileRunning = false
   @exclusivity(unchecked) private var pendingKind = ObservationTracking.Event.Kind.initial
+  /// The key path of the latest change: kept for event bodies and for the diagnostic of a
+  /// self-invalidating run (resolved only then, to keep plain re-runs free of retains).
   @exclusivity(unchecked) private var pendingKeyPath: AnyKeyPath?
+  /// Set by the `receive` that moved idle → running for a synchronous delivery (no
+  /// scheduler, no open transaction on the mutating thread); read by its own `deliver` on
+  /// the same thread, which then runs without taking the lock again.
+  @exclusivity(unchecked) private var startedByReceive = false
+  @exclusivity(unchecked) private var startKind = ObservationTracking.Event.Kind.initial
+  @exclusivity(unchecked) private var startKeyPath: AnyKeyPath?
   /// The last link confirmed by the current run (owned by the running thread).
   @exclusivity(unchecked) private var cursor: LinkPointer?
 
   init(
     triggers: ObservationTracking.Options, scheduler: (any ObservationScheduler)?, label: String,
-    body: @escaping Body
+    body: Body
   ) {
     self.body = body
     self.triggers = triggers
     self.scheduler = scheduler
+    self.hasScheduler = scheduler != nil
     self.label = label
-    super.init()
-    scope = ObserverScope(observer: self)
+    var interest: MutationInterest = []
+    if triggers.contains(.willSet) { interest.insert(.willSet) }
+    if triggers.contains(.didSet) { interest.insert(.didSet) }
+    super.init(interest: interest)
+    scope.observer = Unmanaged.passUnretained(self)
   }
 
   /// Runs the body for the first time (event kind `.initial`) on the calling thread.
@@ -50,7 +69,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     execute(kind: .initial, keyPath: nil)
   }
 
-  /// Runs a queued change now (delivery point: mutating thread, transaction end, scheduler).
+  /// Runs a queued change now (delivery point: transaction end, scheduler).
   func runIfQueued() {
     GraphLock.shared.lock()
     guard phase == .queued else {
@@ -82,7 +101,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       cursor = nil
       scope.reset()
       scope.begin()
-      body(ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
+      switch body {
+      case .plain(let run): run()
+      case .events(let run):
+        run(ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
+      }
       scope.end()
 
       GraphLock.shared.lock()
@@ -94,6 +117,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       unlinkDependencies(after: cursor)
       guard dirtyWhileRunning else {
         phase = .idle
+        pendingKeyPath = nil
         GraphLock.shared.unlock()
         return
       }
@@ -103,6 +127,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       reruns += 1
       if reruns > Self.rerunLimit {
         phase = .idle
+        pendingKeyPath = nil
         GraphLock.shared.unlock()
         ObservationDiagnostics.report(
           "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
@@ -114,6 +139,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   }
 
   /// Records a read during a run (called through the thread's current scope).
+  @inline(__always)
   func track(_ slot: PropertySlot, stamp: UInt64) {
     if slot.lastReaderStamp.load(ordering: .relaxed) == stamp { return }
     slot.lastReaderStamp.store(stamp, ordering: .relaxed)
@@ -141,39 +167,55 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     case .deinitialized:
       return false
     }
-    return enqueue(kind: kind, keyPath: (link.pointee.source as? PropertySlot)?.keyPath)
+    return enqueue(kind: kind, link: link)
   }
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
     if phase == .running { ReactiveNode.detachFromSource(link) }
     guard triggers.contains(.deinit) else { return false }
-    return enqueue(kind: .deinit, keyPath: nil)
+    return enqueue(kind: .deinit, link: nil)
   }
 
   /// Under the graph lock: records the change and says whether to deliver.
-  private func enqueue(kind: ObservationTracking.Event.Kind, keyPath: AnyKeyPath?) -> Bool {
+  private func enqueue(kind: ObservationTracking.Event.Kind, link: LinkPointer?) -> Bool {
+    func keyPath() -> AnyKeyPath? { link?.pointee.source.changeKeyPath }
     switch phase {
     case .cancelled:
       return false
     case .running:
       pendingKind = kind
-      pendingKeyPath = keyPath
+      pendingKeyPath = keyPath()
       dirtyWhileRunning = true
       return false
     case .queued:
       pendingKind = kind
-      pendingKeyPath = keyPath
+      if case .events = body { pendingKeyPath = keyPath() }
       return false
     case .idle:
-      pendingKind = kind
-      pendingKeyPath = keyPath
-      phase = .queued
+      // `receive` runs on the mutating thread: when delivery will be synchronous there, the
+      // run starts now (saves a lock round trip in `deliver`).
+      if !hasScheduler && !ObservationTransaction.isOpenOnCurrentThread {
+        phase = .running
+        dirtyWhileRunning = false
+        startedByReceive = true
+        startKind = kind
+        if case .events = body { startKeyPath = keyPath() }
+      } else {
+        pendingKind = kind
+        if case .events = body { pendingKeyPath = keyPath() }
+        phase = .queued
+      }
       return true
     }
   }
 
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
-    if let transaction = ObservationTransaction.current {
+    if startedByReceive {
+      startedByReceive = false
+      let keyPath = startKeyPath
+      startKeyPath = nil
+      execute(kind: startKind, keyPath: keyPath)
+    } else if let transaction = ObservationTransaction.current {
       transaction.postpone(self)
     } else if let scheduler {
       scheduler.schedule { [self] in runIfQueued() }
@@ -188,6 +230,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     guard phase != .cancelled else { return }
     let wasRunning = phase == .running
     phase = .cancelled
+    pendingKeyPath = nil
     // A running body finishes on its own thread and unlinks everything at its end.
     if !wasRunning { unlinkAllDependencies() }
   }
@@ -199,12 +242,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
 /// The tracking scope of a continuous observer's run: forwards reads to the observer.
 final class ObserverScope: TrackingScope {
-  unowned(unsafe) let observer: ContinuousObserver
+  /// Set once, right after the observer is initialised; the observer owns this scope.
+  var observer: Unmanaged<ContinuousObserver>?
 
-  init(observer: ContinuousObserver) {
-    self.observer = observer
-    super.init()
+  override func record(_ slot: PropertySlot) {
+    observer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.track(slot, stamp: stamp) }
   }
-
-  override func record(_ slot: PropertySlot) { observer.track(slot, stamp: stamp) }
 }

@@ -22,6 +22,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   ) {
     self.options = options
     self.onChange = onChange
+    // The willSet edge marks which mutation is being delivered, even when only its didSet
+    // is requested; with only `.deinit`, mutations are not listened to at all.
+    super.init(interest: options.isDisjoint(with: [.willSet, .didSet]) ? [] : [.willSet, .didSet])
   }
 
   static func install(

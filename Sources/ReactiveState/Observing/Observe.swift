@@ -15,7 +15,7 @@ public func observe(
   scheduler: (any ObservationScheduler)? = nil, _ apply: @escaping @Sendable () -> Void
 ) -> ObservationToken {
   let observer = ContinuousObserver(
-    triggers: .didSet, scheduler: scheduler, label: "observe { … }", body: { _ in apply() })
+    triggers: .didSet, scheduler: scheduler, label: "observe { … }", body: .plain(apply))
   observer.start()
   return ObservationToken(observer)
 }
@@ -32,7 +32,7 @@ public func withContinuousObservation(
   apply: @escaping @Sendable (ObservationTracking.Event) -> Void
 ) -> ObservationTracking.Token {
   let observer = ContinuousObserver(
-    triggers: options, scheduler: scheduler, label: "withContinuousObservation", body: apply)
+    triggers: options, scheduler: scheduler, label: "withContinuousObservation", body: .events(apply))
   observer.start()
   return ObservationToken(observer)
 }

@@ -13,6 +13,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
 
   private init(onChange: @escaping @Sendable () -> Void) {
     self.onChange = onChange
+    super.init(interest: .willSet)
   }
 
   /// Links an observer for every slot in `list`, or calls `onChange` right away when a

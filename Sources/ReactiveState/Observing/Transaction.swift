@@ -27,6 +27,9 @@ final class ObservationTransaction {
     }
   }
 
+  /// Whether the calling thread has an open transaction (no reference counting).
+  static var isOpenOnCurrentThread: Bool { rs_current_thread().pointee.transaction != nil }
+
   static func begin() -> ObservationTransaction {
     let thread = rs_current_thread()
     let transaction: ObservationTransaction

@@ -49,6 +49,8 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
     super.init()
   }
 
+  override var changeKeyPath: AnyKeyPath? { keyPath }
+
   deinit {
     if let alias = alias.load(ordering: .acquiring) {
       Unmanaged<AnyKeyPath>.fromOpaque(alias).release()
@@ -89,19 +91,19 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
     return true
   }
 
-  /// `willSet`: makes the version odd and returns whether anyone is subscribed.
+  /// `willSet`: makes the version odd and returns whether anyone listens to `willSet`.
   @inline(__always)
   func beginMutation() -> Bool {
     mutatingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
     version.add(1, ordering: .sequentiallyConsistent)
-    return subscriberCount.load(ordering: .sequentiallyConsistent) != 0
+    return willSetListeners.load(ordering: .sequentiallyConsistent) != 0
   }
 
-  /// `didSet`: makes the version even again and returns whether anyone is subscribed.
+  /// `didSet`: makes the version even again and returns whether anyone listens to `didSet`.
   @inline(__always)
   func endMutation() -> Bool {
     version.add(1, ordering: .sequentiallyConsistent)
-    return subscriberCount.load(ordering: .sequentiallyConsistent) != 0
+    return didSetListeners.load(ordering: .sequentiallyConsistent) != 0
   }
 
   /// Whether a read recorded at `readVersion` may have missed a change, judged now.

@@ -24,8 +24,11 @@ class ReactiveNode: @unchecked Sendable {
   @exclusivity(unchecked) final var lastDependency: LinkPointer?
   /// Intrusive delivery queue link (one queue per notification pass; the queue owns a +1).
   @exclusivity(unchecked) final var nextQueued: Unmanaged<ReactiveNode>?
+  /// Which mutation edges this subscriber reacts to; a source skips the lock for an edge no
+  /// subscriber of it wants.
+  final let interest: MutationInterest
 
-  init() {}
+  init(interest: MutationInterest) { self.interest = interest }
 
   /// Called under the graph lock when `link.source` changes. Return true to be queued for
   /// ``deliver(_:from:)``, which runs after the lock is released.
@@ -70,7 +73,7 @@ class ReactiveNode: @unchecked Sendable {
       subscriber.firstDependency = link
     }
     if let next { next.pointee.previousDependency = link } else { subscriber.lastDependency = link }
-    source.subscriberCount.add(1, ordering: .sequentiallyConsistent)
+    source.addListener(subscriber.interest)
     return link
   }
 
@@ -94,7 +97,7 @@ class ReactiveNode: @unchecked Sendable {
     // subscriber's lock-free run).
     link.pointee.previousSubscriber = link
     link.pointee.nextSubscriber = nil
-    source.subscriberCount.subtract(1, ordering: .sequentiallyConsistent)
+    source.removeListener(link.pointee.subscriber.interest)
   }
 
   /// Removes an edge from both lists (only the dependency list if already detached) and
@@ -131,14 +134,41 @@ class ReactiveNode: @unchecked Sendable {
   }
 }
 
-/// A node others can depend on: a property slot or a derived value. `subscriberCount` is
-/// atomic so a writer can skip the lock when nobody listens.
+/// The mutation edges a subscriber reacts to.
+struct MutationInterest: OptionSet {
+  let rawValue: UInt8
+  static let willSet = MutationInterest(rawValue: 1)
+  static let didSet = MutationInterest(rawValue: 2)
+}
+
+/// A node others can depend on: a property slot or a derived value. The listener counts are
+/// atomic so a writer can skip the lock for an edge (`willSet`/`didSet`) nobody listens to.
 @usableFromInline
 class SourceNode: ReactiveNode, @unchecked Sendable {
   @exclusivity(unchecked) final var firstSubscriber: LinkPointer?
   @exclusivity(unchecked) final var lastSubscriber: LinkPointer?
-  /// Number of links in the subscriber list, readable without the lock.
-  final let subscriberCount = Atomic<Int>(0)
+  /// Subscribers that react to `willSet` / to `didSet`, readable without the lock.
+  final let willSetListeners = Atomic<Int>(0)
+  final let didSetListeners = Atomic<Int>(0)
+
+  init() { super.init(interest: []) }
+
+  /// The key path an event about this source reports (property slots); nil otherwise.
+  var changeKeyPath: AnyKeyPath? { nil }
+
+  /// Under the graph lock, when a link to a subscriber with `interest` is added.
+  @inline(__always)
+  final func addListener(_ interest: MutationInterest) {
+    if interest.contains(.willSet) { willSetListeners.add(1, ordering: .sequentiallyConsistent) }
+    if interest.contains(.didSet) { didSetListeners.add(1, ordering: .sequentiallyConsistent) }
+  }
+
+  /// Under the graph lock, when such a link is removed.
+  @inline(__always)
+  final func removeListener(_ interest: MutationInterest) {
+    if interest.contains(.willSet) { willSetListeners.subtract(1, ordering: .sequentiallyConsistent) }
+    if interest.contains(.didSet) { didSetListeners.subtract(1, ordering: .sequentiallyConsistent) }
+  }
 }
 
 /// A FIFO of nodes to deliver once the graph lock is released. Each queued node is retained

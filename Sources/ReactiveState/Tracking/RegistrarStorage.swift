@@ -21,12 +21,14 @@ final class RegistrarStorage: @unchecked Sendable {
   // MARK: - Lookup
 
   /// Walks the slot list without reference counting; returns the first slot `match` accepts.
+  /// Slots live as long as their registrar, so an unmanaged reference is valid for as long
+  /// as the caller's access to the observed object.
   @inline(__always)
-  private func firstSlot(where match: (PropertySlot) -> Bool) -> PropertySlot? {
+  private func firstSlot(where match: (PropertySlot) -> Bool) -> Unmanaged<PropertySlot>? {
     var cursor = firstSlot.load(ordering: .acquiring)
     while let raw = cursor {
       let slot = Unmanaged<PropertySlot>.fromOpaque(raw)
-      if slot._withUnsafeGuaranteedRef(match) { return slot.takeUnretainedValue() }
+      if slot._withUnsafeGuaranteedRef(match) { return slot }
       cursor = slot._withUnsafeGuaranteedRef { $0.nextPointer }
     }
     return nil
@@ -35,7 +37,8 @@ final class RegistrarStorage: @unchecked Sendable {
   /// The slot for `keyPath`, if one was ever created.
   func existingSlot(for keyPath: AnyKeyPath) -> PropertySlot? {
     let identity = Unmanaged.passUnretained(keyPath).toOpaque()
-    return firstSlot { $0.matchesIdentity(identity) } ?? firstSlot { $0.matchesByValue(keyPath) }
+    let found = firstSlot { $0.matchesIdentity(identity) } ?? firstSlot { $0.matchesByValue(keyPath) }
+    return found?.takeUnretainedValue()
   }
 
   /// The slot for `keyPath`, created if needed.
@@ -55,12 +58,11 @@ final class RegistrarStorage: @unchecked Sendable {
 
   /// The slot for a key-path argument: by call site when it has one, else by key path.
   @usableFromInline
-  func slot(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) -> PropertySlot {
-    guard let site else { return slot(for: keyPath()) }
-    if let slot = firstSlot(where: { $0.isReached(from: site) }) { return slot }
+  func slot(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) -> Unmanaged<PropertySlot> {
+    if let site, let slot = firstSlot(where: { $0.isReached(from: site) }) { return slot }
     let slot = slot(for: keyPath())
-    slot.remember(site: site)
-    return slot
+    if let site { slot.remember(site: site) }
+    return Unmanaged.passUnretained(slot)
   }
 
   // MARK: - Entry points used by the inlinable registrar
@@ -75,7 +77,7 @@ final class RegistrarStorage: @unchecked Sendable {
       if let site {
         // Repeated reads of the same property stop here: two compares.
         if scope.lastSite == site && scope.lastStorage == storage { return }
-        scope.record(slot(site: site, keyPath: keyPath))
+        slot(site: site, keyPath: keyPath)._withUnsafeGuaranteedRef { scope.record($0) }
         scope.lastSite = site
         scope.lastStorage = storage
       } else {
@@ -86,17 +88,21 @@ final class RegistrarStorage: @unchecked Sendable {
 
   /// `willSet` of a property of an object that has slots.
   @usableFromInline
-  func willSet(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) -> PropertySlot {
+  func willSet(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) -> Unmanaged<PropertySlot> {
     let slot = slot(site: site, keyPath: keyPath)
-    if slot.beginMutation() { ChangePropagation.notify(slot, .willSet) }
+    slot._withUnsafeGuaranteedRef { slot in
+      if slot.beginMutation() { ChangePropagation.notify(slot, .willSet) }
+    }
     return slot
   }
 
   /// `didSet` of a property (its slot from ``willSet(site:keyPath:)`` or a lookup).
   @usableFromInline
-  func didSet(_ slot: PropertySlot) {
-    if slot.endMutation() { ChangePropagation.notify(slot, .didSet) }
-    TrackingScope.noteMutationOnCurrentThread(slot)
+  func didSet(_ slot: Unmanaged<PropertySlot>) {
+    slot._withUnsafeGuaranteedRef { slot in
+      if slot.endMutation() { ChangePropagation.notify(slot, .didSet) }
+      TrackingScope.noteMutationOnCurrentThread(slot)
+    }
   }
 
   /// A write that skipped `willSet` because the object had no slots, but has some now (a first
@@ -104,7 +110,7 @@ final class RegistrarStorage: @unchecked Sendable {
   @usableFromInline
   func lateMutation(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) {
     let slot = slot(site: site, keyPath: keyPath)
-    _ = slot.beginMutation()
+    _ = slot._withUnsafeGuaranteedRef { $0.beginMutation() }
     didSet(slot)
   }
 

@@ -1,0 +1,134 @@
+import Observation
+import ReactiveState
+
+/// Rows of the observation-beyond-one-shot issue: continuous re-runs, fan-out to continuous
+/// observers, and the async sequence.
+func runObservingBenchmarks(_ harness: BenchmarkHarness) {
+  benchmarkContinuousRerun(harness)
+  benchmarkContinuousFanOut(harness)
+  benchmarkAsyncSequence(harness)
+}
+
+/// Re-arms Observation's one-shot tracking from `onChange` forever: the baseline for a
+/// continuous observer.
+final class ObservationRearmingObserver: @unchecked Sendable {
+  let model: ObservationCounter
+  var runs = 0
+  init(model: ObservationCounter) { self.model = model }
+  func arm() {
+    runs += 1
+    Observation.withObservationTracking({ _ = model.count }, onChange: { [self] in arm() })
+  }
+}
+
+private func benchmarkContinuousRerun(_ harness: BenchmarkHarness) {
+  let m = harness.iterations(200_000)
+  let ours = HandWrittenCounter()
+  let runs = FireCounter()
+  let token = observe {
+    runs.value += 1
+    _ = ours.count
+  }
+  let a = harness.time(operations: 1) { for i in 0..<m { ours.count = i + 1 } } / Double(m)
+  let theirsModel = ObservationCounter()
+  let theirs = ObservationRearmingObserver(model: theirsModel)
+  theirs.arm()
+  let b = harness.time(operations: 1) { for i in 0..<m { theirsModel.count = i + 1 } } / Double(m)
+  harness.check(
+    runs.value == theirs.runs, "continuous runs \(runs.value) vs re-armed \(theirs.runs)")
+  harness.add(
+    BenchmarkRow(
+      group: "observing", name: "continuous re-run, 1 dependency (mutate → re-run)", ours: a,
+      baseline: b, goal: "≥ 10×", requiredRatio: 10))
+  withExtendedLifetime(token) {}
+}
+
+private func benchmarkContinuousFanOut(_ harness: BenchmarkHarness) {
+  let observers = 1_000
+  let m = harness.iterations(2_000)
+  let ours = HandWrittenCounter()
+  let runs = FireCounter()
+  let tokens = (0..<observers).map { _ in
+    observe {
+      runs.value += 1
+      _ = ours.count
+    }
+  }
+  let a =
+    harness.time(operations: 1) { for i in 0..<m { ours.count = i + 1 } } / Double(m * observers)
+  let theirsModel = ObservationCounter()
+  let theirs = (0..<observers).map { _ in ObservationRearmingObserver(model: theirsModel) }
+  for observer in theirs { observer.arm() }
+  let b =
+    harness.time(operations: 1) { for i in 0..<m { theirsModel.count = i + 1 } }
+    / Double(m * observers)
+  harness.check(runs.value == theirs.reduce(0) { $0 + $1.runs }, "fan-out runs differ")
+  harness.add(
+    BenchmarkRow(
+      group: "observing", name: "1 write → 1,000 continuous observers (per observer)", ours: a,
+      baseline: b, goal: "≤ 100 ns"))
+  withExtendedLifetime(tokens) {}
+}
+
+private func benchmarkAsyncSequence(_ harness: BenchmarkHarness) {
+  let m = harness.iterations(100_000)
+  let semaphore = BenchmarkSemaphore()
+  let results = AsyncResults()
+  Task.detached {
+    let ours = HandWrittenCounter()
+    var iterator = ObservedValues { ours.count }.makeAsyncIterator()
+    _ = await iterator.next()
+    var last = 0
+    let oursTime =
+      await asyncMeasure(harness) {
+        for i in 0..<m {
+          ours.count = i + 1
+          last = await iterator.next() ?? -1
+        }
+      } / Double(m)
+    let theirsModel = ObservationCounter()
+    var theirs = Observations { theirsModel.count }.makeAsyncIterator()
+    _ = await theirs.next()
+    var theirsLast = 0
+    let theirsTime =
+      await asyncMeasure(harness) {
+        for i in 0..<m {
+          theirsModel.count = i + 1
+          theirsLast = await theirs.next() ?? -1
+        }
+      } / Double(m)
+    results.set(ours: oursTime, theirs: theirsTime, correct: last == m && theirsLast == m)
+    semaphore.signal()
+  }
+  semaphore.wait()
+  harness.check(results.correct, "async sequences did not end on the last value")
+  harness.add(
+    BenchmarkRow(
+      group: "observing", name: "async sequence: mutate + await next()", ours: results.ours,
+      baseline: results.theirs, goal: "≥ 10×", requiredRatio: 10))
+}
+
+/// Median over samples of an async body's duration (ns).
+private func asyncMeasure(_ harness: BenchmarkHarness, _ body: () async -> Void) async -> Double {
+  await body()
+  var samples: [Double] = []
+  for _ in 0..<harness.samples {
+    let start = nowNanoseconds()
+    await body()
+    samples.append(Double(nowNanoseconds() - start))
+  }
+  samples.sort()
+  return samples[samples.count / 2]
+}
+
+/// Results handed from the benchmark task to the synchronous harness.
+final class AsyncResults: @unchecked Sendable {
+  var ours = 0.0
+  var theirs = 0.0
+  var correct = false
+  func set(ours: Double, theirs: Double, correct: Bool) {
+    self.ours = ours
+    self.theirs = theirs
+    self.correct = correct
+  }
+}

@@ -1,0 +1,37 @@
+import Observation
+import ReactiveState
+
+/// `--profile NAME COUNT`: runs one ReactiveState operation COUNT times and nothing else, for
+/// instruction counting under `valgrind --tool=callgrind` (compare two COUNTs to cancel the
+/// start-up cost).
+enum ProfileLoops {
+  static func run(_ name: String, count: Int) {
+    let model = HandWrittenCounter()
+    switch name {
+    case "continuous":
+      let token = observe { _ = model.count }
+      for i in 0..<count { model.count = i + 1 }
+      withExtendedLifetime(token) {}
+    case "roundtrip":
+      for i in 0..<count {
+        ReactiveState.withObservationTracking({ _ = model.count }, onChange: {})
+        model.count = i + 1
+      }
+    case "unread":
+      ReactiveState.withObservationTracking({ _ = model.other }, onChange: {})
+      for i in 0..<count { model.count = i + 1 }
+    case "roundtrip-observation":
+      let theirs = ObservationCounter()
+      for i in 0..<count {
+        Observation.withObservationTracking({ _ = theirs.count }, onChange: {})
+        theirs.count = i + 1
+      }
+    case "continuous-observation":
+      let theirs = ObservationRearmingObserver(model: ObservationCounter())
+      theirs.arm()
+      for i in 0..<count { theirs.model.count = i + 1 }
+    default:
+      print("unknown profile \(name)")
+    }
+  }
+}

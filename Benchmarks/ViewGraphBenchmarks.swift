@@ -1,0 +1,194 @@
+import ReactiveState
+import ReactiveStateMacrosFree
+
+/// Rows of the view-graph issue: fine-grained row updates, flat update cost as the list grows,
+/// mount cost, and a coarse closure-built list for comparison.
+///
+/// The view graph is `@MainActor`; `main.swift`'s top-level code runs on the main thread, so the
+/// group assumes main-actor isolation.
+func runViewGraphBenchmarks(_ harness: BenchmarkHarness) {
+  // The harness never leaves the main thread; the closure only runs synchronously on it.
+  nonisolated(unsafe) let harness = harness
+  MainActor.assumeIsolated { ViewGraphBenchmarks(harness: harness).run() }
+}
+
+/// One row's model, written as the `@Observable` macro's expansion.
+final class BenchRowModel: ReactiveState.Observable {
+  private let registrar = ReactiveState.ObservationRegistrar()
+  private var _value: Int
+  init(_ value: Int) { _value = value }
+
+  var value: Int {
+    get {
+      registrar.access(self, keyPath: \.value)
+      return _value
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.value, replacing: _value, with: newValue) {
+        _value = newValue
+      }
+    }
+  }
+}
+
+/// A row reading only its own model.
+struct BenchRow: View {
+  let model: BenchRowModel
+  var body: some View { Text("row \(model.value)") }
+}
+
+/// A row holding a closure: never known equal to its previous value, so re-evaluated whenever
+/// its parent is (the coarse, object-level stand-in).
+struct BenchClosureRow: View {
+  let title: () -> String
+  var body: some View { Text(title()) }
+}
+
+struct BenchList: View {
+  let models: [BenchRowModel]
+  var body: some View {
+    List(models.indices, id: \.self) { index in BenchRow(model: models[index]) }
+  }
+}
+
+/// All values in one observable array read by the parent; rows get closures.
+final class BenchCoarseStore: ReactiveState.Observable {
+  private let registrar = ReactiveState.ObservationRegistrar()
+  private var _values: [Int]
+  init(count: Int) { _values = Array(0..<count) }
+
+  var values: [Int] {
+    get {
+      registrar.access(self, keyPath: \.values)
+      return _values
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.values) { _values = newValue }
+    }
+  }
+}
+
+struct BenchCoarseList: View {
+  let store: BenchCoarseStore
+  var body: some View {
+    let values = store.values
+    List(values.indices, id: \.self) { index in
+      BenchClosureRow(title: { "row \(values[index])" })
+    }
+  }
+}
+
+@MainActor
+struct ViewGraphBenchmarks {
+  let harness: BenchmarkHarness
+
+  func run() {
+    fineGrainedUpdateIsOneEvaluation()
+    for n in harness.quick ? [100, 1_000, 10_000] : [100, 10_000, 100_000] {
+      updatePass(rows: n)
+    }
+    mountCost()
+    reEvaluationCost()
+    coarseClosureList()
+  }
+
+  private func makeHost(rows: Int) -> (ViewHost, [BenchRowModel]) {
+    let models = (0..<rows).map(BenchRowModel.init)
+    return (ViewHost(BenchList(models: models), mode: .manual), models)
+  }
+
+  private func fineGrainedUpdateIsOneEvaluation() {
+    let (host, models) = makeHost(rows: 10_000)
+    let before = host.totalBodyEvaluations
+    models[4_321].value += 1
+    host.flush()
+    let evaluations = host.totalBodyEvaluations - before
+    harness.check(
+      evaluations == 1,
+      "viewgraph: mutating one of 10,000 row models evaluated \(evaluations) bodies, expected 1")
+    harness.add(
+      BenchmarkRow(
+        group: "viewgraph", name: "10,000 rows, mutate one: body evaluations",
+        ours: Double(evaluations), baseline: nil, unit: "bodies", goal: "exactly 1"))
+  }
+
+  private func updatePass(rows: Int) {
+    let (host, models) = makeHost(rows: rows)
+    let updates = 200
+    var next = 0
+    let perUpdate = harness.measure {
+      let start = nowNanoseconds()
+      for _ in 0..<updates {
+        next = (next &+ 7_919) % rows
+        models[next].value &+= 1
+        host.flush()
+      }
+      return (nowNanoseconds() - start, updates)
+    }
+    harness.add(
+      BenchmarkRow(
+        group: "viewgraph", name: "update pass (mutate one row + flush), N = \(rows)",
+        ours: perUpdate, baseline: nil, goal: "flat in N"))
+  }
+
+  private func mountCost() {
+    let rows = harness.quick ? 1_000 : 10_000
+    var nodes = 0
+    let perNode = harness.measure {
+      let models = (0..<rows).map(BenchRowModel.init)
+      let start = nowNanoseconds()
+      let host = ViewHost(BenchList(models: models), mode: .manual)
+      let elapsed = nowNanoseconds() - start
+      nodes = host.nodeCount
+      return (elapsed, nodes)
+    }
+    harness.add(
+      BenchmarkRow(
+        group: "viewgraph", name: "mount, per node (\(rows) rows, \(nodes) nodes)",
+        ours: perNode, baseline: nil))
+  }
+
+  private func reEvaluationCost() {
+    let rows = harness.quick ? 1_000 : 10_000
+    let (host, models) = makeHost(rows: rows)
+    let perBody = harness.measure {
+      let before = host.totalBodyEvaluations
+      for model in models { model.value &+= 1 }
+      let start = nowNanoseconds()
+      host.flush()
+      let elapsed = nowNanoseconds() - start
+      return (elapsed, host.totalBodyEvaluations - before)
+    }
+    harness.add(
+      BenchmarkRow(
+        group: "viewgraph", name: "re-evaluated body (all \(rows) rows dirty, one flush)",
+        ours: perBody, baseline: nil))
+  }
+
+  private func coarseClosureList() {
+    let rows = harness.quick ? 1_000 : 10_000
+    let store = BenchCoarseStore(count: rows)
+    let host = ViewHost(BenchCoarseList(store: store), mode: .manual)
+    let before = host.totalBodyEvaluations
+    store.values[4_21 % rows] += 1
+    host.flush()
+    let evaluations = host.totalBodyEvaluations - before
+    harness.check(
+      evaluations == rows + 1,
+      "viewgraph: coarse list re-evaluated \(evaluations) bodies, expected \(rows + 1)")
+    let updates = 5
+    let perUpdate = harness.measure {
+      let start = nowNanoseconds()
+      for i in 0..<updates {
+        store.values[i % rows] &+= 1
+        host.flush()
+      }
+      return (nowNanoseconds() - start, updates)
+    }
+    harness.add(
+      BenchmarkRow(
+        group: "viewgraph",
+        name: "coarse stand-in: closure rows, mutate one, N = \(rows) (\(evaluations) bodies)",
+        ours: perUpdate, baseline: nil))
+  }
+}

@@ -1,0 +1,17 @@
+/// A type-erased view. Its child is matched by the erased view's concrete type, so switching
+/// from one wrapped type to another is a new identity and ends the old state.
+public struct AnyView: View, PrimitiveView {
+  let wrapped: any View
+
+  /// Erases `view`'s type.
+  public init<V: View>(_ view: V) {
+    if let already = view as? AnyView { wrapped = already.wrapped } else { wrapped = view }
+  }
+
+  /// Erases an existential view.
+  public init(erasing view: any View) { wrapped = view }
+
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: wrapped)]
+  }
+}

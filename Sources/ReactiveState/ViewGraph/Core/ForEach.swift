@@ -1,0 +1,62 @@
+/// Views computed from a collection; each row's identity is its element's id, so a row's
+/// state moves with its element when the data is reordered, ends when the element is removed,
+/// and starts fresh when an id is (re-)inserted.
+///
+/// The row closure runs inside this `ForEach`'s own tracking scope: what it reads re-expands
+/// the `ForEach` (not the enclosing view).
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View,
+  PrimitiveView
+{
+  /// The collection the rows come from.
+  public let data: Data
+  /// The row builder.
+  public let content: (Data.Element) -> Content
+  let id: (Data.Element) -> ID
+
+  /// Rows keyed by the value at `id`.
+  public init(
+    _ data: Data, id: KeyPath<Data.Element, ID>,
+    @ViewBuilder content: @escaping (Data.Element) -> Content
+  ) {
+    self.data = data
+    self.id = { $0[keyPath: id] }
+    self.content = content
+  }
+
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    var seen: [AnyHashable: Int] = [:]
+    var specs: [ChildSpec] = []
+    specs.reserveCapacity(data.count)
+    for element in data {
+      let key = AnyHashable(id(element))
+      let component: IdentityComponent
+      if let count = seen[key] {
+        seen[key] = count + 1
+        component = .duplicate(key, count)
+        node.host?.record(
+          .duplicateID,
+          "ForEach: the ID \(key.base) occurs more than once; later rows get fresh state",
+          node: node)
+      } else {
+        seen[key] = 1
+        component = .element(key)
+      }
+      specs.append(ChildSpec(component: component, view: content(element)))
+    }
+    return specs
+  }
+}
+
+extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+  /// Rows keyed by the elements' `Identifiable` ids.
+  public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+    self.init(data, id: \.id, content: content)
+  }
+}
+
+extension ForEach where Data == Range<Int>, ID == Int {
+  /// Rows for a constant range, keyed by the integer.
+  public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
+    self.init(data, id: \.self, content: content)
+  }
+}

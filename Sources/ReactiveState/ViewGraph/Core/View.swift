@@ -1,0 +1,94 @@
+/// A piece of user interface described as a value, as in SwiftUI.
+///
+/// A view's ``body`` is evaluated by a ``ViewHost`` inside its own tracking scope: every
+/// observable property, `@State` value and environment value the body reads becomes a dependency
+/// of that view alone, and a change to one of them re-evaluates only this view (and those of its
+/// children whose inputs changed). Views are `@MainActor`, like SwiftUI's.
+@MainActor
+public protocol View {
+  /// The type of view this view's body produces.
+  associatedtype Body: View
+
+  /// The content of this view. Must not write state; the host records such writes as runtime
+  /// issues and drops them.
+  @ViewBuilder var body: Body { get }
+}
+
+extension Never: View {
+  /// Primitive views have no body; the host never calls it.
+  public var body: Never { fatalError("Never has no body") }
+}
+
+/// A view the host expands itself instead of calling `body` (containers, controls, modifiers).
+@MainActor
+protocol PrimitiveView {
+  /// The children to mount under this node, with their identity components. Runs inside the
+  /// node's own tracking scope, so reads made here (a `ForEach` row closure, a control reading
+  /// its binding) re-expand this node alone.
+  func makeChildren(_ node: ViewNode) -> [ChildSpec]
+
+  /// The line this node contributes to ``ViewHost/render()``, or nil for a transparent node
+  /// whose children render at its own indentation.
+  func renderLine(_ node: ViewNode) -> String?
+
+  /// False when the line already shows the children (a titled button's label).
+  var rendersChildren: Bool { get }
+
+  /// True for leaf views cheap to compare (a control holding a title and a binding): an equal
+  /// new value skips re-expansion, so a frequently re-evaluated parent does not re-arm the
+  /// control's tracking each time. Containers are always re-expanded.
+  var skipsWhenEqual: Bool { get }
+
+  /// The environment this node's children inherit; runs before ``makeChildren(_:)``, outside
+  /// any tracking scope.
+  func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues
+}
+
+extension PrimitiveView {
+  func renderLine(_ node: ViewNode) -> String? { nil }
+  var rendersChildren: Bool { true }
+  var skipsWhenEqual: Bool { false }
+  func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues {
+    inherited
+  }
+}
+
+extension View where Body == Never {
+  /// Built-in views have no body: the host expands them itself and never calls it.
+  public var body: Never { fatalError("\(Self.self) is a built-in view without a body") }
+}
+
+/// One child produced by a node's expansion.
+struct ChildSpec {
+  var component: IdentityComponent
+  var view: any View
+}
+
+/// A node's identity relative to its parent. Together with the concrete view type it decides
+/// whether an existing child is reused (keeping its state) or a new one is mounted.
+enum IdentityComponent: Hashable, CustomStringConvertible {
+  /// Position inside a builder block or a container.
+  case slot(Int)
+  /// `if`/`else` arm, `switch` case or present optional.
+  case branch(Int)
+  /// `ForEach` element id.
+  case element(AnyHashable)
+  /// A later element repeating an earlier `ForEach` id (a runtime issue; gets fresh state).
+  case duplicate(AnyHashable, Int)
+  /// `.id(_:)`.
+  case explicit(AnyHashable)
+
+  var description: String {
+    switch self {
+    case .slot(let index): "\(index)"
+    case .branch(let index): "b\(index)"
+    case .element(let id): "#\(id.base)"
+    case .duplicate(let id, let index): "#\(id.base)~\(index)"
+    case .explicit(let id): "id=\(id.base)"
+    }
+  }
+}
+
+/// Calls `body` on an existential view (opened generically).
+@MainActor
+func evaluateBody<V: View>(_ view: V) -> any View { view.body }

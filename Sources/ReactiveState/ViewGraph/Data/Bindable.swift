@@ -1,0 +1,33 @@
+/// Bindings to the properties of an observable model, as SwiftUI's `@Bindable`:
+/// `$model.title` is a `Binding<String>` reading and writing `model.title`.
+///
+/// Works as a view property (`@Bindable var model: Model`) and as a local inside `body`
+/// (`@Bindable var model = model`). Reads through the bindings are tracked by the model's own
+/// registrar, in whichever view reads them.
+@MainActor
+@propertyWrapper
+@dynamicMemberLookup
+public struct Bindable<Value: AnyObject & Observable> {
+  /// The model.
+  public var wrappedValue: Value
+
+  /// Wraps `wrappedValue`.
+  public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+
+  /// Wraps `wrappedValue` (`Bindable(model).title`).
+  public init(_ wrappedValue: Value) { self.wrappedValue = wrappedValue }
+
+  /// The wrapper itself, so `$model.title` produces a binding.
+  public var projectedValue: Bindable<Value> { self }
+
+  /// A binding to `keyPath` of the model.
+  public subscript<Member>(dynamicMember keyPath: ReferenceWritableKeyPath<Value, Member>)
+    -> Binding<Member>
+  {
+    let object = wrappedValue
+    return Binding(
+      get: { object[keyPath: keyPath] },
+      set: { object[keyPath: keyPath] = $0 },
+      identity: BindingIdentity(root: object, path: [keyPath]))
+  }
+}

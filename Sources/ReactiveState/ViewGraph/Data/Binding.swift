@@ -1,0 +1,78 @@
+/// A two-way reference to a value owned elsewhere (a `@State`, a model property, or custom
+/// `get`/`set` closures), as SwiftUI's `Binding`.
+///
+/// Reading `wrappedValue` inside a body makes that body depend on the source; creating or
+/// passing a binding reads nothing. `$binding.field` derives a binding to a member that writes
+/// through to the source.
+@MainActor
+@propertyWrapper
+@dynamicMemberLookup
+public struct Binding<Value> {
+  private let getValue: @MainActor () -> Value
+  private let setValue: @MainActor (Value) -> Void
+  /// The source this binding projects, when known; two bindings with equal identities are
+  /// interchangeable, which lets the host skip a child whose only changed input is a fresh
+  /// binding to the same source.
+  let identity: BindingIdentity?
+
+  /// A binding with custom accessors (adapters, validation, trimming).
+  public init(get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void) {
+    self.init(get: get, set: set, identity: nil)
+  }
+
+  init(
+    get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void,
+    identity: BindingIdentity?
+  ) {
+    getValue = get
+    setValue = set
+    self.identity = identity
+  }
+
+  /// A binding to an immutable value: writes are ignored and nothing is ever invalidated.
+  public static func constant(_ value: Value) -> Binding<Value> {
+    Binding(get: { value }, set: { _ in })
+  }
+
+  /// Creates the `@Binding` property of a view from a binding (`_x = binding` or
+  /// the memberwise initializer's `x:` argument).
+  public init(projectedValue: Binding<Value>) { self = projectedValue }
+
+  /// The source's current value.
+  public var wrappedValue: Value {
+    get { getValue() }
+    nonmutating set { setValue(newValue) }
+  }
+
+  /// The binding itself (`$x` of a `@Binding var x`).
+  public var projectedValue: Binding<Value> { self }
+
+  /// A binding to a member of the value, writing through to the source.
+  public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Binding<Member>
+  {
+    let getValue = getValue
+    let setValue = setValue
+    return Binding<Member>(
+      get: { getValue()[keyPath: keyPath] },
+      set: { newValue in
+        var value = getValue()
+        value[keyPath: keyPath] = newValue
+        setValue(value)
+      },
+      identity: identity?.appending(keyPath))
+  }
+}
+
+/// The source of a ``Binding``: a root object and the key paths leading from it.
+struct BindingIdentity: Equatable {
+  let root: AnyObject
+  let path: [AnyKeyPath]
+
+  func appending(_ keyPath: AnyKeyPath) -> BindingIdentity {
+    BindingIdentity(root: root, path: path + [keyPath])
+  }
+
+  static func == (lhs: BindingIdentity, rhs: BindingIdentity) -> Bool {
+    lhs.root === rhs.root && lhs.path == rhs.path
+  }
+}

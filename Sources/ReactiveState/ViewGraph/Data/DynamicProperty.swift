@@ -1,0 +1,51 @@
+/// A stored view property whose value the host links to the view's identity before each `body`
+/// evaluation (`@State`, `@Environment`). Custom structs conforming to it are searched for nested
+/// `@State`/`@Environment` properties, as SwiftUI does.
+@MainActor
+public protocol DynamicProperty {}
+
+/// A dynamic property the host links to storage owned by the node.
+@MainActor
+protocol InstallableProperty {
+  /// Links this property to `node`'s storage for `slot`. Returns a failure message when the view
+  /// cannot be evaluated (a missing environment object).
+  func install(in node: ViewNode, slot: Int, label: String) -> String?
+}
+
+/// A view property the memberwise view comparison treats as equal across view values because its
+/// value lives in the node, not in the view struct (`@State`, `@Environment`).
+protocol NodeOwnedProperty {}
+
+/// Finds dynamic properties with `Mirror` and links them to a node (no macros, no metadata pokes).
+@MainActor
+enum DynamicPropertyInstaller {
+  /// Per view type: does it have any dynamic property? Lets property-free views skip `Mirror`.
+  private static var hasProperties: [ObjectIdentifier: Bool] = [:]
+
+  /// Links every dynamic property of `view` to `node`. Returns failure messages (empty on success).
+  static func install(_ view: any View, in node: ViewNode) -> [String] {
+    let typeID = ObjectIdentifier(type(of: view))
+    if hasProperties[typeID] == false { return [] }
+    var slot = 0
+    var failures: [String] = []
+    visit(Mirror(reflecting: view), node: node, slot: &slot, failures: &failures)
+    hasProperties[typeID] = slot > 0
+    return failures
+  }
+
+  private static func visit(
+    _ mirror: Mirror, node: ViewNode, slot: inout Int, failures: inout [String]
+  ) {
+    for child in mirror.children {
+      if let property = child.value as? any InstallableProperty {
+        let label = (child.label ?? "?").drop { $0 == "_" }
+        if let failure = property.install(in: node, slot: slot, label: String(label)) {
+          failures.append(failure)
+        }
+        slot += 1
+      } else if child.value is any DynamicProperty {
+        visit(Mirror(reflecting: child.value), node: node, slot: &slot, failures: &failures)
+      }
+    }
+  }
+}

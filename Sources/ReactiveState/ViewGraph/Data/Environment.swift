@@ -1,0 +1,68 @@
+/// A value read from the view's environment, as SwiftUI's `@Environment`.
+///
+/// `@Environment(\.key)` reads an ``EnvironmentValues`` key; `@Environment(Model.self)` reads
+/// the object injected by an ancestor's `.environment(model)`. The read happens in `body`, so the
+/// view depends on that key (or on that object's properties it reads) and nothing else.
+///
+/// A missing non-optional object is a runtime issue, not a crash: the host records
+/// ``RuntimeIssue/Kind/missingEnvironmentObject`` naming the type and `.environment(_:)`, does
+/// not evaluate the view's body, and renders the view as a warning line. Reading such a property
+/// outside a body (where no recovery is possible) is a fatal error with the same message.
+@MainActor
+@propertyWrapper
+public struct Environment<Value>: DynamicProperty {
+  enum Source {
+    case key(KeyPath<EnvironmentValues, Value>)
+    case object(type: Any.Type, isOptional: Bool, cast: @MainActor (AnyObject?) -> Value?)
+  }
+  let source: Source
+  let handle = EnvironmentHandle()
+
+  /// Reads the key at `keyPath`.
+  public init(_ keyPath: KeyPath<EnvironmentValues, Value>) { source = .key(keyPath) }
+
+  /// Reads the object of type `type` injected with `.environment(_:)`.
+  public init(_ type: Value.Type) where Value: AnyObject & Observable {
+    source = .object(type: type, isOptional: false, cast: { $0 as? Value })
+  }
+
+  /// Reads the object of type `type`, or nil when no ancestor injected one.
+  public init<Object: AnyObject & Observable>(_ type: Object.Type) where Value == Object? {
+    source = .object(type: type, isOptional: true, cast: { .some($0 as? Object) })
+  }
+
+  /// The nearest ancestor's value (or the key's default).
+  public var wrappedValue: Value {
+    let values = handle.values ?? EnvironmentValues()
+    switch source {
+    case .key(let keyPath):
+      return values[keyPath: keyPath]
+    case .object(let type, _, let cast):
+      if let value = cast(values.object(type)) { return value }
+      fatalError(Self.missingMessage(type))
+    }
+  }
+
+  static func missingMessage(_ type: Any.Type) -> String {
+    "No Observable object of type \(type) found. A View.environment(_:) for \(type) may be "
+      + "missing as an ancestor of this view."
+  }
+}
+
+extension Environment: InstallableProperty, NodeOwnedProperty {
+  func install(in node: ViewNode, slot: Int, label: String) -> String? {
+    handle.values = node.environment
+    if case .object(let type, let isOptional, _) = source, !isOptional,
+      !node.environment.hasObject(type)
+    {
+      return Self.missingMessage(type)
+    }
+    return nil
+  }
+}
+
+/// The environment a mounted `Environment` property reads from.
+@MainActor
+final class EnvironmentHandle {
+  var values: EnvironmentValues?
+}

@@ -1,0 +1,61 @@
+/// Storage owned by a view's identity, as SwiftUI's `@State`.
+///
+/// The initial value is used once per identity: when the same view identity is rebuilt by its
+/// parent with another initial value, the stored value is kept. A new identity (`.id` change,
+/// branch flip, `ForEach` element removed and re-added) starts from the initial value again.
+/// Writing an `Equatable` value equal to the current one does nothing. Before the view is
+/// mounted, reads return the initial value and writes are ignored; after its identity ends,
+/// writes are dropped silently. Writing during `body` is a runtime issue and the write is dropped.
+@MainActor
+@propertyWrapper
+public struct State<Value>: DynamicProperty {
+  let handle: StateHandle<Value>
+
+  /// State starting from `wrappedValue` (`@State var x = 0`).
+  public init(wrappedValue: Value) { handle = StateHandle(initial: wrappedValue) }
+
+  /// State starting from `initialValue` (`_x = State(initialValue: …)` in an `init`).
+  public init(initialValue: Value) { handle = StateHandle(initial: initialValue) }
+
+  /// The identity's current value; reading it in `body` makes the view depend on it.
+  public var wrappedValue: Value {
+    get { handle.cell?.value ?? handle.initial }
+    nonmutating set { handle.cell?.set(newValue) }
+  }
+
+  /// A binding to the identity's storage. Creating it reads nothing, so a parent that only
+  /// passes `$x` down does not depend on `x`. Before mounting it is a constant binding.
+  public var projectedValue: Binding<Value> {
+    guard let cell = handle.cell else { return .constant(handle.initial) }
+    return Binding(
+      get: { cell.value }, set: { cell.set($0) },
+      identity: BindingIdentity(root: cell, path: []))
+  }
+}
+
+extension State where Value: ExpressibleByNilLiteral {
+  /// State starting from `nil`.
+  public init() { self.init(wrappedValue: nil) }
+}
+
+extension State: InstallableProperty, NodeOwnedProperty {
+  func install(in node: ViewNode, slot: Int, label: String) -> String? {
+    if let existing = node.slots[slot] as? StateCell<Value> {
+      handle.cell = existing
+    } else {
+      let cell = StateCell(handle.initial, node: node, label: label)
+      node.slots[slot] = cell
+      handle.cell = cell
+    }
+    return nil
+  }
+}
+
+/// The reference a `State` value carries, so every copy of the view struct reaches the
+/// identity's storage once the host linked it.
+@MainActor
+final class StateHandle<Value> {
+  let initial: Value
+  var cell: StateCell<Value>?
+  init(initial: Value) { self.initial = initial }
+}

@@ -1,0 +1,41 @@
+/// The storage of one `@State` property of one view identity. It is observable, so `@State`
+/// reads are tracked by the same registrar mechanism as model properties.
+@MainActor
+final class StateCell<Value>: Observable {
+  private let registrar = ObservationRegistrar()
+  private var storage: Value
+  /// False once the identity ended: later writes (from captured bindings or closures) are dropped.
+  var isLive = true
+  private weak var node: ViewNode?
+  private let label: String
+
+  init(_ initial: Value, node: ViewNode, label: String) {
+    storage = initial
+    self.node = node
+    self.label = label
+  }
+
+  /// The current value; reading it inside a body makes that body depend on it.
+  var value: Value {
+    registrar.access(self, keyPath: \.value)
+    return storage
+  }
+
+  /// Writes `newValue` unless the identity ended, a view update is running (a runtime issue) or
+  /// the value is equal to the current one.
+  func set(_ newValue: Value) {
+    guard isLive, let node, let host = node.host else { return }
+    if let updating = ViewGraphRuntime.updatingNode {
+      host.record(
+        .stateWriteDuringUpdate,
+        "Modifying state during view update: \(node.typeName).\(label) written while "
+          + "\(updating.typeName) was being evaluated; the write was dropped",
+        node: updating)
+      return
+    }
+    if ValueEquality.knownEqual(storage, newValue) == true { return }
+    ViewGraphRuntime.withCause(.state(view: node.typeName, property: label)) {
+      registrar.withMutation(of: self, keyPath: \.value) { storage = newValue }
+    }
+  }
+}

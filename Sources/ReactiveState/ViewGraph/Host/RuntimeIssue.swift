@@ -1,0 +1,30 @@
+/// A programmer error the host detected and recovered from, recorded instead of crashing so
+/// tests can assert it (SwiftUI logs these as runtime warnings or traps).
+public struct RuntimeIssue: Sendable, Equatable, CustomStringConvertible {
+  /// The category of a ``RuntimeIssue``.
+  public enum Kind: Sendable, Equatable {
+    /// `@State` written while a body (or a container's expansion) was being evaluated; the
+    /// write was dropped and evaluation was not re-entered.
+    case stateWriteDuringUpdate
+    /// An observable model property changed while a body was being evaluated; the affected
+    /// views were scheduled for the next pass (bounded by ``ViewHost/maxPassesPerFlush``).
+    case modelWriteDuringUpdate
+    /// `@Environment(Model.self)` found no ancestor `.environment(model)`; the view's body was
+    /// not evaluated.
+    case missingEnvironmentObject
+    /// A `ForEach` produced the same id twice; later rows got fresh identities.
+    case duplicateID
+    /// Updates kept scheduling further updates; the flush stopped after the pass limit.
+    case updateLoop
+  }
+
+  /// The category.
+  public var kind: Kind
+  /// A human-readable explanation naming the view and, where known, the type or property.
+  public var message: String
+  /// Structural path of the view involved.
+  public var viewPath: String
+
+  /// `kind: message`.
+  public var description: String { "\(kind): \(message)" }
+}

@@ -1,0 +1,347 @@
+/// Mounts a view tree headlessly and runs SwiftUI's data-flow rules on it.
+///
+/// Every `body` evaluation is its own tracking scope; a view is re-evaluated only when something
+/// it read (a model property, a `@State`, an environment value) changed, or when its parent
+/// produced a view value not known to equal the previous one. Invalidations only mark views
+/// dirty; ``flush()`` then runs passes in which parents evaluate before children, each view at
+/// most once per pass, and removed views never evaluate.
+///
+/// In ``UpdateMode/automatic`` mode the host flushes at the end of each action (``tap(_:)``,
+/// ``setText(_:in:)``, …, ``perform(_:)``) and schedules a main-actor flush for changes made
+/// elsewhere; call ``flush()`` to apply those synchronously. In ``UpdateMode/manual`` mode only
+/// ``flush()`` updates.
+///
+/// ```swift
+/// @MainActor @Test func addingABook() throws {
+///   let host = ViewHost(ReadingListView())
+///   try host.type("Dune", into: "Book title")   // finds the TextField by its title
+///   try host.tap("Add")                          // updates run at the end of the action
+///   #expect(host.texts.contains("Dune"))
+///   #expect(host.bodyCount(BookCount.self) == 2)
+///   print(host.render(), host.updateLog, host.issues)
+/// }
+/// ```
+///
+/// Choices (SwiftUI leaves them open or traps):
+/// - Isolation: the host, `View`, `State`, `Binding`, `Bindable` and `Environment` are
+///   `@MainActor`, as SwiftUI's views are; tests using them are `@MainActor`. A model mutated on
+///   another thread invalidates through a main-actor hop (its `onChange` cannot run views there).
+/// - A `@State` write during `body` is dropped and recorded (SwiftUI's behaviour); an observable
+///   model written during `body` cannot be undone, so it is recorded and its readers update in
+///   the next pass, bounded by ``maxPassesPerFlush``.
+/// - A missing `@Environment(Model.self)` object is recorded (naming the type and
+///   `.environment(_:)`); that view's body is not evaluated and it renders as a warning line.
+/// - A reused child is re-evaluated only if it is dirty or its new value is not known to be
+///   equal (memberwise, closures never equal); built-in views are always re-expanded.
+/// - ``updateLog`` names what invalidated each evaluation: the `@State` property, the
+///   environment key, or the model's key path (from the event form of
+///   `withObservationTracking(options:_:onChange:)`, whose event carries it).
+@MainActor
+public final class ViewHost {
+  /// When pending updates are applied.
+  public enum UpdateMode: Sendable {
+    /// After every host action, and asynchronously on the main actor for other changes.
+    case automatic
+    /// Only when ``ViewHost/flush()`` is called.
+    case manual
+  }
+
+  /// When pending updates are applied.
+  public let mode: UpdateMode
+  /// Upper bound on passes per ``flush()``; exceeding it records ``RuntimeIssue/Kind/updateLoop``.
+  public var maxPassesPerFlush = 16
+  /// Runtime issues recorded so far, oldest first.
+  public private(set) var issues: [RuntimeIssue] = []
+  /// Every body evaluation so far with its cause, oldest first ("why did this update"), plus
+  /// re-expansions of built-in views (controls, `ForEach`) invalidated by their own reads.
+  public private(set) var updateLog: [UpdateRecord] = []
+  /// Type names of evaluated bodies, in evaluation order.
+  public private(set) var bodyLog: [String] = []
+  /// Total number of body evaluations so far.
+  public private(set) var totalBodyEvaluations = 0
+  /// Number of update passes run so far (mounting counts as one).
+  public private(set) var passCount = 0
+
+  var root: ViewNode!
+  private var dirty = DirtyQueue()
+  private var evaluatedThisPass: Set<ObjectIdentifier> = []
+  private var isFlushing = false
+  private var actionDepth = 0
+  private var flushScheduled = false
+  private var nextSerial = 0
+  private var bodyCountsByType: [String: Int] = [:]
+  /// Actions to run after the current pass (`onChange`), in enqueue order.
+  private var pendingEffects: [@MainActor () -> Void] = []
+
+  /// Mounts `root` and evaluates the whole tree once.
+  public init<Root: View>(_ root: Root, mode: UpdateMode = .automatic) {
+    self.mode = mode
+    ViewGraphRuntime.recordMainThread()
+    passCount = 1
+    self.root = makeNode(root, component: .slot(0), parent: nil, environment: EnvironmentValues())
+    evaluate(self.root, cause: .mount)
+    evaluatedThisPass = []
+    if mode == .automatic { flush() }
+  }
+
+  /// True when some view is waiting to be re-evaluated.
+  public var hasPendingUpdates: Bool { !dirty.isEmpty || !pendingEffects.isEmpty }
+
+  /// Body evaluations of every view of type `type`, including identities that have ended.
+  public func bodyCount<V: View>(_ type: V.Type) -> Int {
+    bodyCountsByType[ViewNode.shortName(of: type), default: 0]
+  }
+
+  /// Body evaluations of each live view of type `type`, in tree order.
+  public func bodyCounts<V: View>(of type: V.Type) -> [Int] {
+    let id = ObjectIdentifier(type)
+    return allNodes().filter { $0.typeID == id }.map(\.bodyCount)
+  }
+
+  /// Number of live nodes (every view value in the tree, built-in ones included).
+  public var nodeCount: Int {
+    var count = 0
+    forEachNode(under: root) { _ in count += 1 }
+    return count
+  }
+
+  /// Number of live views of type `type`.
+  public func count<V: View>(of type: V.Type) -> Int { bodyCounts(of: type).count }
+
+  /// Clears ``bodyLog``, ``updateLog``, per-type counts and ``totalBodyEvaluations``.
+  public func resetCounts() {
+    bodyLog = []
+    updateLog = []
+    bodyCountsByType = [:]
+    totalBodyEvaluations = 0
+    for node in allNodes() { node.bodyCount = 0 }
+  }
+
+  /// Runs `action` as a user action (outside any tracking scope), then flushes in automatic mode.
+  public func perform(_ action: () throws -> Void) rethrows {
+    actionDepth += 1
+    defer {
+      actionDepth -= 1
+      if actionDepth == 0, mode == .automatic { flush() }
+    }
+    try action()
+  }
+
+  /// Applies all pending updates: passes of dirty views, shallowest first, each followed by the
+  /// `onChange` actions it triggered, until nothing is dirty or ``maxPassesPerFlush`` passes
+  /// ran (then ``RuntimeIssue/Kind/updateLoop`` is recorded and the rest is dropped).
+  public func flush() {
+    guard !isFlushing else { return }
+    isFlushing = true
+    defer { isFlushing = false }
+    var passes = 0
+    runEffects()
+    while !dirty.isEmpty {
+      passes += 1
+      if passes > maxPassesPerFlush {
+        let names = dirty.nodes.map(\.typeName).sorted().joined(separator: ", ")
+        record(
+          .updateLoop,
+          "Updates did not settle after \(maxPassesPerFlush) passes; still dirty: \(names)",
+          node: dirty.nodes.first!)
+        dirty.removeAll()
+        break
+      }
+      passCount += 1
+      evaluatedThisPass = []
+      var deferred: [ViewNode] = []
+      while let node = dirty.popShallowest(
+        skipping: &deferred, isEligible: { !evaluatedThisPass.contains($0.id) })
+      {
+        evaluate(node, cause: node.pendingCause ?? .unknownProperty)
+      }
+      dirty.restart(with: deferred)
+      evaluatedThisPass = []
+      runEffects()
+    }
+    evaluatedThisPass = []
+    pendingEffects.removeAll()
+  }
+
+  /// Schedules `effect` to run after the current pass, outside any tracking scope.
+  func enqueueEffect(_ effect: @escaping @MainActor () -> Void) {
+    pendingEffects.append(effect)
+  }
+
+  /// Runs the effects queued by the last pass; their writes dirty views for the next pass.
+  private func runEffects() {
+    while !pendingEffects.isEmpty {
+      let effects = pendingEffects
+      pendingEffects = []
+      for effect in effects { effect() }
+    }
+  }
+
+  // MARK: - Invalidation
+
+  /// Marks `node` dirty because something it read changed. Never evaluates here: observers fire
+  /// at `willSet`, before the new value is stored.
+  func invalidate(_ node: ViewNode, cause: UpdateCause) {
+    guard node.isLive else { return }
+    if let updating = ViewGraphRuntime.updatingNode, cause.isModelProperty {
+      record(
+        .modelWriteDuringUpdate,
+        "An observable property read by \(node.typeName) changed while \(updating.typeName) "
+          + "was being evaluated; \(node.typeName) will update in a later pass",
+        node: updating)
+    }
+    markDirty(node, cause: cause)
+  }
+
+  private func markDirty(_ node: ViewNode, cause: UpdateCause) {
+    guard dirty.insert(node) else { return }
+    node.pendingCause = cause
+    scheduleFlushIfNeeded()
+  }
+
+  private func scheduleFlushIfNeeded() {
+    guard mode == .automatic, actionDepth == 0, !isFlushing, !flushScheduled else { return }
+    flushScheduled = true
+    Task { @MainActor [weak self] in
+      guard let self else { return }
+      self.flushScheduled = false
+      self.flush()
+    }
+  }
+
+  func record(_ kind: RuntimeIssue.Kind, _ message: String, node: ViewNode) {
+    issues.append(RuntimeIssue(kind: kind, message: message, viewPath: node.path))
+  }
+
+  // MARK: - Evaluation
+
+  private func makeNode(
+    _ view: any View, component: IdentityComponent, parent: ViewNode?,
+    environment: EnvironmentValues
+  ) -> ViewNode {
+    nextSerial += 1
+    return ViewNode(
+      view: view, component: component, parent: parent, host: self, environment: environment,
+      serial: nextSerial)
+  }
+
+  /// Evaluates `node`'s body (or expansion) in its own tracking scope, then reconciles its
+  /// children outside that scope so their reads stay theirs.
+  private func evaluate(_ node: ViewNode, cause: UpdateCause) {
+    dirty.remove(node)
+    node.pendingCause = nil
+    evaluatedThisPass.insert(node.id)
+    node.generation &+= 1
+    let specs: [ChildSpec]
+    if let primitive = node.view as? any PrimitiveView {
+      node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
+      if cause != .mount, cause != .parentInput {
+        // A built-in view's own reads invalidated it (a control's binding, a ForEach row
+        // closure): log it, though it has no body to count.
+        updateLog.append(
+          UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
+      }
+      specs = tracked(node) { primitive.makeChildren(node) }
+    } else {
+      node.childEnvironment = node.environment
+      let failures = DynamicPropertyInstaller.install(node.view, in: node)
+      if failures.isEmpty {
+        node.failure = nil
+        noteBodyEvaluation(node, cause: cause)
+        let view = node.view
+        specs = [ChildSpec(component: .slot(0), view: tracked(node) { evaluateBody(view) })]
+      } else {
+        node.failure = failures.joined(separator: "; ")
+        for failure in failures { record(.missingEnvironmentObject, failure, node: node) }
+        specs = []
+      }
+    }
+    reconcile(node, with: specs)
+  }
+
+  private func noteBodyEvaluation(_ node: ViewNode, cause: UpdateCause) {
+    node.bodyCount += 1
+    totalBodyEvaluations += 1
+    bodyCountsByType[node.typeName, default: 0] += 1
+    bodyLog.append(node.typeName)
+    updateLog.append(
+      UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
+  }
+
+  private func tracked<T>(_ node: ViewNode, _ apply: () -> T) -> T {
+    let outer = ViewGraphRuntime.updatingNode
+    ViewGraphRuntime.updatingNode = node
+    defer { ViewGraphRuntime.updatingNode = outer }
+    return withObservationTracking(
+      options: .willSet, apply,
+      onChange: ViewGraphRuntime.invalidation(node.reference, generation: node.generation))
+  }
+
+  private struct ChildKey: Hashable {
+    var component: IdentityComponent
+    var type: ObjectIdentifier
+  }
+
+  /// Matches `specs` to existing children by (identity component, concrete type): matches keep
+  /// their state, the rest are torn down and new identities are mounted.
+  private func reconcile(_ node: ViewNode, with specs: [ChildSpec]) {
+    var existing: [ChildKey: ViewNode] = [:]
+    for child in node.children {
+      existing[ChildKey(component: child.component, type: child.typeID)] = child
+    }
+    var matches: [(ChildSpec, ViewNode?)] = []
+    matches.reserveCapacity(specs.count)
+    for spec in specs {
+      let key = ChildKey(
+        component: spec.component, type: ObjectIdentifier(Swift.type(of: spec.view)))
+      matches.append((spec, existing.removeValue(forKey: key)))
+    }
+    for child in node.children
+    where existing[ChildKey(component: child.component, type: child.typeID)] === child {
+      remove(child)
+    }
+    var children: [ViewNode] = []
+    children.reserveCapacity(matches.count)
+    for (spec, match) in matches {
+      guard let child = match else {
+        let child = makeNode(
+          spec.view, component: spec.component, parent: node, environment: node.childEnvironment)
+        children.append(child)
+        evaluate(child, cause: .mount)
+        continue
+      }
+      children.append(child)
+      child.environment = node.childEnvironment
+      let inputChanged =
+        child.isPrimitive && !child.skipsWhenEqual
+        || !ViewEquality.areKnownEqual(child.view, spec.view)
+      child.view = spec.view
+      let isDirty = dirty.contains(child)
+      guard inputChanged || isDirty else { continue }
+      if evaluatedThisPass.contains(child.id) {
+        markDirty(child, cause: .parentInput)
+      } else {
+        evaluate(child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput)
+      }
+    }
+    node.children = children
+  }
+
+  private func remove(_ node: ViewNode) {
+    node.teardown()
+    forEachNode(under: node) { dirty.remove($0) }
+  }
+
+  // MARK: - Traversal
+
+  func allNodes() -> [ViewNode] {
+    var nodes: [ViewNode] = []
+    forEachNode(under: root) { nodes.append($0) }
+    return nodes
+  }
+
+  func forEachNode(under node: ViewNode, _ body: (ViewNode) -> Void) {
+    body(node)
+    for child in node.children { forEachNode(under: child, body) }
+  }
+}

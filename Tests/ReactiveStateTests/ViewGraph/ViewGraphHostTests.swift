@@ -1,0 +1,178 @@
+import ReactiveStateMacrosFree
+import Testing
+
+/// The test host: rendering, control lookup, update modes and the "why did this update" log.
+@MainActor
+@Suite struct ViewGraphHostTests {
+  struct Gallery: View {
+    @State private var name = "Ada"
+    @State private var on = false
+    @State private var count = 2
+    @State private var query = ""
+
+    var body: some View {
+      List {
+        Section("Controls") {
+          TextField("Name", text: $name)
+          Toggle("Enabled", isOn: $on)
+          Stepper("Count", value: $count, in: 0...3)
+          Button(action: { count = 0 }) {
+            HStack(spacing: 4) {
+              Circle()
+              Text("Reset")
+            }
+          }
+        }
+        Group {
+          LabeledContent("Total", value: "42")
+          LabeledContent("Shapes") {
+            ZStack(alignment: .topLeading) {
+              Rectangle()
+              RoundedRectangle(cornerRadius: 3)
+              Capsule()
+              Color.red
+            }
+          }
+        }
+        Spacer()
+        EmptyView()
+        Text("moved").position(x: 1, y: 2).attribute("tag", "x")
+      }
+      .searchable(text: $query)
+    }
+  }
+
+  @Test func renderShowsTypesTextsAttributesAndControlValues() {
+    let host = ViewHost(Gallery())
+    #expect(
+      host.render() == """
+        Gallery
+          SearchField "Search" text=""
+            List
+              Section "Controls"
+                TextField "Name" text="Ada"
+                Toggle "Enabled" isOn=false
+                Stepper "Count" value=2
+                Button
+                  HStack spacing=4.0
+                    Circle
+                    Text "Reset"
+              LabeledContent "Total"
+                Text "42"
+              LabeledContent "Shapes"
+                ZStack alignment=topLeading
+                  Rectangle
+                  RoundedRectangle cornerRadius=3.0
+                  Capsule
+                  Color red
+              Spacer
+              Text "moved" [position=(1.0, 2.0)] [tag=x]
+        """)
+  }
+
+  @Test func controlsAreFoundByLabelAndActedOn() throws {
+    let host = ViewHost(Gallery())
+    try host.type(" L.", into: "Name")
+    try host.toggle("Enabled")
+    try host.increment("Count")
+    try host.increment("Count")
+    try host.setText("q", in: "Search")
+    #expect(host.value(of: "Name") == "Ada L.")
+    #expect(host.value(of: "Enabled") == "true")
+    #expect(host.value(of: "Count") == "3", "clamped to the range")
+    #expect(host.value(of: "Search") == "q")
+    try host.tap("Reset")
+    try host.decrement("Count")
+    #expect(host.value(of: "Count") == "0")
+    #expect(throws: ViewHostError.notFound("Nope")) { try host.tap("Nope") }
+    #expect(throws: ViewHostError.notFound("Name")) { try host.tap("Name") }
+  }
+
+  @Test func ambiguousLabelsNeedAnOccurrence() throws {
+    struct Twins: View {
+      @State private var hits = 0
+      var body: some View {
+        Text("hits \(hits)")
+        Button("Hit") { hits += 1 }
+        Button("Hit") { hits += 10 }
+      }
+    }
+    let host = ViewHost(Twins())
+    #expect(throws: ViewHostError.ambiguous("Hit", count: 2)) { try host.tap("Hit") }
+    try host.tap("Hit", occurrence: 1)
+    #expect(host.texts.first == "hits 10")
+  }
+
+  struct Logged: View {
+    let model: Triple
+    @State private var local = 0
+    var body: some View {
+      VStack {
+        Text("a \(model.a) local \(local)")
+        Button("local") { local += 1 }
+        LoggedChild(value: model.a)
+        EnvReader()
+      }
+      .environment(\.level, model.b)
+    }
+  }
+
+  struct LoggedChild: View {
+    let value: Int
+    var body: some View { Text("child \(value)") }
+  }
+
+  struct EnvReader: View {
+    @Environment(\.level) private var level
+    var body: some View { Text("level \(level)") }
+  }
+
+  @Test func updateLogNamesTheNodeAndWhatInvalidatedIt() throws {
+    let model = Triple()
+    let host = ViewHost(Logged(model: model))
+    #expect(
+      host.updateLog.map(\.description) == [
+        "Logged ← mount", "LoggedChild ← mount", "EnvReader ← mount",
+      ])
+    host.resetCounts()
+    try host.tap("local")
+    host.perform { model.a = 1 }
+    host.perform { model.b = 7 }
+    #expect(
+      host.updateLog.map(\.description) == [
+        "Logged ← state Logged.local",
+        "Logged ← property \\Triple.<computed Int>",
+        "LoggedChild ← new input from parent",
+        "Logged ← property \\Triple.<computed Int>",
+        "EnvReader ← environment LevelKey",
+      ])
+    #expect(host.updateLog[1].cause == .modelProperty(ObservedKeyPath(\Triple.a)))
+    #expect(host.updateLog[3].cause == .modelProperty(ObservedKeyPath(\Triple.b)))
+    #expect(
+      host.updateLog.last?.path
+        == "0:Logged/0:EnvironmentWriterView<VStack<TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>>>/0:VStack<TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>>/0:TupleView<(Text, Button<Text>, LoggedChild, EnvReader)>/3:EnvReader"
+    )
+  }
+
+  @Test func manualModeUpdatesOnlyOnFlush() throws {
+    let model = Triple()
+    let host = ViewHost(Logged(model: model), mode: .manual)
+    try host.tap("local")
+    #expect(host.texts.first == "a 0 local 0")
+    #expect(host.hasPendingUpdates)
+    host.flush()
+    #expect(host.texts.first == "a 0 local 1")
+    #expect(!host.hasPendingUpdates)
+  }
+
+  @Test func writesBeforeMountAreIgnoredAndReadsSeeTheInitialValue() {
+    struct Unmounted: View {
+      @State var value = 3
+      var body: some View { Text("\(value)") }
+    }
+    let view = Unmounted()
+    view.value = 9
+    #expect(view.value == 3)
+    #expect(view.$value.wrappedValue == 3)
+  }
+}
