@@ -24,15 +24,14 @@ extension ObservableObject {
   /// Finds the storage by reflection (the stand-in for Combine's runtime field walk), so each call
   /// costs a reflection pass; subscribe once and keep the token rather than calling it in a loop.
   public var objectWillChange: ObservableObjectPublisher {
-    let boxes = publishedBoxes(of: self)
-    guard let first = boxes.first else {
-      // No `@Published` storage: a throwaway publisher, as Combine does (documented above).
-      return ObservableObjectPublisher()
-    }
-    if let publisher = first.objectWillChange {
+    // Fast path: once installed, every box holds the publisher, so the first one found suffices.
+    if let publisher = firstPublishedBox(of: self)?.objectWillChange {
       return publisher
     }
     return installationLock.withLock {
+      let boxes = publishedBoxes(of: self)
+      // No `@Published` storage: a throwaway publisher, as Combine does (documented above).
+      guard !boxes.isEmpty else { return ObservableObjectPublisher() }
       let publisher =
         boxes.lazy.compactMap(\.objectWillChange).first ?? ObservableObjectPublisher()
       for box in boxes where box.objectWillChange == nil {
@@ -46,17 +45,26 @@ extension ObservableObject {
 /// Serializes first-time installation so concurrent first requests agree on one publisher.
 private let installationLock = LegacyLock()
 
-/// The `@Published` storage of `object`, in declaration order, subclass first.
-private func publishedBoxes(of object: AnyObject) -> [PublishedBoxBase] {
-  var boxes: [PublishedBoxBase] = []
-  var mirror: Mirror? = Mirror(reflecting: object)
-  while let current = mirror {
-    for child in current.children {
+/// The reflection chain of `object`: its class, then each superclass.
+private func classMirrors(of object: AnyObject) -> some Sequence<Mirror> {
+  sequence(first: Mirror(reflecting: object)) { $0.superclassMirror }
+}
+
+/// The first `@Published` storage of `object`, subclass first.
+private func firstPublishedBox(of object: AnyObject) -> PublishedBoxBase? {
+  for mirror in classMirrors(of: object) {
+    for child in mirror.children {
       if let provider = child.value as? any PublishedBoxProviding {
-        boxes.append(provider.publishedBox)
+        return provider.publishedBox
       }
     }
-    mirror = current.superclassMirror
   }
-  return boxes
+  return nil
+}
+
+/// All `@Published` storage of `object`, subclass first.
+private func publishedBoxes(of object: AnyObject) -> [PublishedBoxBase] {
+  classMirrors(of: object).flatMap { mirror in
+    mirror.children.compactMap { ($0.value as? any PublishedBoxProviding)?.publishedBox }
+  }
 }
