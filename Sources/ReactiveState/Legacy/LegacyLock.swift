@@ -12,7 +12,8 @@
 /// Linux. The mutex lives in its own allocation so its address never moves.
 @usableFromInline
 final class LegacyLock: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline
+  let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   @usableFromInline
   init() {
@@ -28,7 +29,7 @@ final class LegacyLock: @unchecked Sendable {
   }
 
   /// Runs `body` with the mutex held. `body` must not call back into user code.
-  @usableFromInline
+  @inlinable
   func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }

@@ -2,13 +2,14 @@
 /// by reflection: the object-wide publisher, shared by every `@Published` property of one object.
 @usableFromInline
 class PublishedBoxBase: @unchecked Sendable {
-  let lock = LegacyLock()
-  private var installedPublisher: ObservableObjectPublisher?
+  @usableFromInline let lock = LegacyLock()
+  @usableFromInline var installedPublisher: ObservableObjectPublisher?
 
   @usableFromInline
   init() {}
 
   /// The object's publisher once someone asked for `objectWillChange`; `nil` before.
+  @inlinable
   var objectWillChange: ObservableObjectPublisher? {
     get { lock.withLock { installedPublisher } }
     set { lock.withLock { installedPublisher = newValue } }
@@ -24,7 +25,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
   @usableFromInline
   var value: Value
 
-  let valueSubscribers = SubscriberList<Value>()
+  @usableFromInline let valueSubscribers = SubscriberList<Value>()
 
   @usableFromInline
   init(_ value: Value) {
@@ -33,20 +34,20 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
 
   /// Combine's willSet edge: `objectWillChange` first, then the new value to `$name` subscribers.
   /// The caller stores the value afterwards, so subscribers still read the old value.
-  @usableFromInline
+  @inlinable
   func willSet(_ newValue: Value) {
     objectWillChange?.send()
     valueSubscribers.send(newValue)
   }
 
   /// The willSet edge of an in-place mutation, whose new value does not exist yet.
-  @usableFromInline
+  @inlinable
   func willModify() {
     objectWillChange?.send()
   }
 
   /// After an in-place mutation: `$name` subscribers receive the value that was just stored.
-  @usableFromInline
+  @inlinable
   func didModify() {
     valueSubscribers.send(value)
   }

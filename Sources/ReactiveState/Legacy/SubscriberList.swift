@@ -5,14 +5,21 @@
 /// snapshotted before delivery); subscribers added during a `send` first receive the next one.
 @usableFromInline
 final class SubscriberList<Input>: @unchecked Sendable {
-  private struct Entry {
-    let id: UInt64
-    let receive: (Input) -> Void
+  @usableFromInline
+  struct Entry {
+    @usableFromInline let id: UInt64
+    @usableFromInline let receive: (Input) -> Void
+
+    @usableFromInline
+    init(id: UInt64, receive: @escaping (Input) -> Void) {
+      self.id = id
+      self.receive = receive
+    }
   }
 
-  private let lock = LegacyLock()
-  private var entries: [Entry] = []
-  private var nextID: UInt64 = 0
+  @usableFromInline let lock = LegacyLock()
+  @usableFromInline var entries: [Entry] = []
+  @usableFromInline var nextID: UInt64 = 0
 
   @usableFromInline
   init() {}
@@ -40,6 +47,7 @@ final class SubscriberList<Input>: @unchecked Sendable {
   var count: Int { lock.withLock { entries.count } }
 
   /// Delivers `value` to a snapshot of the subscribers, outside the lock.
+  @inlinable
   func send(_ value: Input) {
     let snapshot = lock.withLock { entries }
     for entry in snapshot {
