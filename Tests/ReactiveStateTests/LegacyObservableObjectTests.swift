@@ -181,6 +181,22 @@ struct LegacyObservableObjectTests {
     #expect(weakPublisher == nil)
   }
 
+  @Test func outstandingTokenDoesNotKeepTheObjectOrPublisherAlive() {
+    weak var weakPublisher: ObservableObjectPublisher?
+    weak var weakProfile: LegacyProfile?
+    var token: AnyCancellable?
+    do {
+      let profile = LegacyProfile()
+      weakProfile = profile
+      weakPublisher = profile.objectWillChange
+      token = profile.objectWillChange.sink {}
+    }
+    #expect(weakProfile == nil)
+    #expect(weakPublisher == nil)
+    token?.cancel()
+    token = nil
+  }
+
   @Test func inPlaceMutationNotifiesOnceWithoutCopying() {
     let profile = LegacyProfile()
     profile.tags.reserveCapacity(32)
