@@ -22,8 +22,9 @@
 ///   exactly once, always (even for `+= 0`), and mutates the stored value without copying it.
 /// - **Classes only**: in a struct, `wrappedValue` is unavailable and the use is a compile error.
 ///   The class must adopt ``TrackedObservable``.
-/// - **No composition**: it cannot be combined with another property wrapper on one property
-///   (the compiler rejects or mis-compiles enclosing-instance wrappers in a chain).
+/// - **No composition**: it cannot be combined with another property wrapper on one property;
+///   the compiler rejects both orders (with unlocated `<unknown>:0` errors when `@Tracked` is
+///   the outer one).
 /// - **Sendable**: Swift 6 rejects a `Sendable` class with this (mutable) storage; the host must be
 ///   `@unchecked Sendable` (and then synchronize its writes itself) or actor-isolated, e.g.
 ///   `@MainActor`.
