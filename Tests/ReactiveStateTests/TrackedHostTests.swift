@@ -65,6 +65,7 @@ private final class HostNoDefault: TrackedObservable, @unchecked Sendable {
   let observationRegistrar = ReactiveState.ObservationRegistrar()
   @Tracked var name: String
   @Tracked var ratio: Double
+  @Tracked var nickname: String?
 
   init(name: String) {
     self.name = name
@@ -179,5 +180,9 @@ struct TrackedHostTests {
     #expect(hostFires(reading: { _ = model.name }, during: { model.name = "n" }) == 0)
     #expect(hostFires(reading: { _ = model.name }, during: { model.name = "m" }) == 1)
     #expect(hostFires(reading: { _ = model.ratio }, during: { model.ratio = .nan }) == 1)
+    // An optional without initializer starts as nil (like the macro's) and keeps the Equatable rule.
+    #expect(model.nickname == nil)
+    #expect(hostFires(reading: { _ = model.nickname }, during: { model.nickname = nil }) == 0)
+    #expect(hostFires(reading: { _ = model.nickname }, during: { model.nickname = "N" }) == 1)
   }
 }
