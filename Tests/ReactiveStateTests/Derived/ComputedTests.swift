@@ -180,7 +180,10 @@ import Testing
 
   @Test func consistentAcrossThreads() {
     let model = LockedPair()
-    let sum = Computed { model.a + model.b }
+    let sum = Computed {
+      let (a, b) = model.both
+      return a + b
+    }
     let group = DispatchGroup()
     let inconsistent = AtomicCounter()
     for thread in 0..<4 {
@@ -198,7 +201,7 @@ import Testing
       }
     }
     group.wait()
-    #expect(inconsistent.value == 0, "a and b are always written together, so the sum is even")
+    #expect(inconsistent.value == 0, "a and b are always written and read together: every cached sum is even")
     #expect(sum.value == model.a + model.b)
   }
 }
@@ -221,7 +224,15 @@ final class LockedPair: ReactiveState.Observable, @unchecked Sendable {
     defer { lock.unlock() }
     return _b
   }
-  /// Sets both to `value` atomically with respect to readers of `sum`.
+  /// Both values, read together (one critical section), tracking both properties.
+  var both: (Int, Int) {
+    registrar.access(self, keyPath: \.a)
+    registrar.access(self, keyPath: \.b)
+    lock.lock()
+    defer { lock.unlock() }
+    return (_a, _b)
+  }
+  /// Sets both to `value` in one critical section.
   func set(_ value: Int) {
     registrar.withMutation(of: self, keyPath: \.a) {
       registrar.withMutation(of: self, keyPath: \.b) {
