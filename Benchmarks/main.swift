@@ -20,7 +20,8 @@ harness.printHeader()
 
 /// Every benchmark group, in print order. Each group adds its rows to the harness.
 let groups: [(name: String, run: (BenchmarkHarness) -> Void)] = [
-  ("core", runCoreBenchmarks)
+  ("core", runCoreBenchmarks),
+  ("reactivity", runReactivityBenchmarks),
 ]
 for group in groups where filter == nil || group.name.contains(filter!) {
   group.run(harness)
