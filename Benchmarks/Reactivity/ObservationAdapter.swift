@@ -73,31 +73,40 @@ final class ObservationFramework: ReactiveFramework {
   }
 }
 
-/// One observable stored value, written out as the `@Observable` macro expands a property.
-final class ObservedCell<Value>: Observable, @unchecked Sendable {
+/// The observable part of a cell: a registrar and one observed property, as the `@Observable`
+/// macro expands a stored property of a non-generic class. Key paths into a generic class are
+/// instantiated at run time on every use, which a typical (non-generic) model does not pay, so
+/// the observed key path lives here and the generic value in the subclass.
+class ObservedCellBase: Observable, @unchecked Sendable {
   private let registrar = ObservationRegistrar()
+  /// The property observers register on; the cell's content lives in the subclass.
+  private final var content: Void = ()
+
+  /// Registers an access (a tracked read).
+  final func access() { registrar.access(self, keyPath: \.content) }
+
+  /// Performs `mutation` as a change of the observed property (observers' `onChange` fires).
+  final func mutate(_ mutation: () -> Void) {
+    registrar.withMutation(of: self, keyPath: \.content, mutation)
+  }
+}
+
+/// One observable stored value.
+final class ObservedCell<Value>: ObservedCellBase, @unchecked Sendable {
   private var storage: Value
 
   init(_ value: Value) { storage = value }
 
   var value: Value {
     get {
-      registrar.access(self, keyPath: \.value)
+      access()
       return storage
     }
-    set {
-      registrar.withMutation(of: self, keyPath: \.value) { storage = newValue }
-    }
+    set { mutate { storage = newValue } }
   }
 
   /// The value without registering an access.
   var peek: Value { storage }
-
-  /// Registers an access (tracked read) without returning the value.
-  func access() { registrar.access(self, keyPath: \.value) }
-
-  /// Notifies observers of `value` without changing it.
-  func announceChange() { registrar.withMutation(of: self, keyPath: \.value) {} }
 }
 
 /// Batch depth, effect queue and the nodes to dispose for the Observation baseline.
@@ -132,7 +141,7 @@ protocol ObservedDisposable: AnyObject {
 /// A cached derived value invalidated by a re-armed one-shot `withObservationTracking`.
 final class ObservedComputed<Value>: ObservedDisposable, @unchecked Sendable {
   private let body: () -> Value
-  private let cell = ObservedCell<Void>(())
+  private let cell = ObservedCellBase()
   private var cached: Value?
   private var isDirty = true
   private var isDisposed = false
@@ -152,7 +161,7 @@ final class ObservedComputed<Value>: ObservedDisposable, @unchecked Sendable {
   private func invalidate() {
     guard !isDirty, !isDisposed else { return }
     isDirty = true
-    cell.announceChange()
+    cell.mutate {}
   }
 
   func dispose() { isDisposed = true }

@@ -10,18 +10,19 @@
 ///   order reuses the array, and a per-run epoch drops repeated reads of one source.
 /// - Effects are queued during marking and run when the outermost batch ends.
 ///
-/// It is the oracle for the scenarios' expected values, not the product: it uses arrays,
-/// recursion and strong references both ways (cycles are broken by `disposeAll`).
+/// It is the oracle for the scenarios' expected values, not the product: it uses arrays and
+/// recursion. The runtime owns every node until `disposeAll`, so edges are unowned references
+/// (no reference counting while propagating).
 final class ReferenceRuntime {
   /// Node being (re)computed; reads register themselves with it.
-  unowned(unsafe) var currentObserver: ReferenceNode?
+  var currentObserver: Unmanaged<ReferenceNode>?
   /// Epoch of the current run, used to skip repeated reads of one source.
   var currentEpoch: UInt64 = 0
   private var nextEpoch: UInt64 = 0
   /// Number of leading sources of `currentObserver` read again in the same order.
   var reusedSources = 0
   /// Sources read in the current run beyond the reused prefix.
-  var newSources: [ReferenceNode]?
+  var newSources: [NodeRef]?
   private var batchDepth = 0
   private var flushing = false
   private var pendingEffects: [ReferenceNode] = []
@@ -30,31 +31,34 @@ final class ReferenceRuntime {
 
   func register(_ node: ReferenceNode) { nodes.append(node) }
 
-  func enqueue(_ effect: ReferenceNode) { pendingEffects.append(effect) }
-
   /// Records a read of `source` by the running computation, if any.
   @inline(__always) func track(_ source: ReferenceNode) {
     guard let observer = currentObserver, source.readEpoch != currentEpoch else { return }
     source.readEpoch = currentEpoch
-    if newSources == nil, reusedSources < observer.sources.count,
-      observer.sources[reusedSources] === source
+    if newSources == nil,
+      observer._withUnsafeGuaranteedRef({ reusesSource(source, of: $0) })
     {
       reusedSources += 1
     } else if newSources == nil {
-      newSources = [source]
+      newSources = [NodeRef(source)]
     } else {
-      newSources!.append(source)
+      newSources!.append(NodeRef(source))
     }
+  }
+
+  @inline(__always) private func reusesSource(
+    _ source: ReferenceNode, of observer: ReferenceNode
+  ) -> Bool {
+    reusedSources < observer.sources.count && observer.sources[reusedSources].node === source
   }
 
   /// Brings `node` up to date (recomputing it if a source changed) and marks it clean.
   func updateIfNecessary(_ node: ReferenceNode) {
     if node.state == .check {
-      var index = 0
-      while index < node.sources.count {
-        updateIfNecessary(node.sources[index])
+      let sources = node.sources  // one retain for the loop, not one per access
+      for source in sources {
+        updateIfNecessary(source.node)
         if node.state == .dirty { break }
-        index += 1
       }
     }
     if node.state == .dirty { update(node) }
@@ -69,7 +73,7 @@ final class ReferenceRuntime {
     let savedEpoch = currentEpoch
     nextEpoch &+= 1
     currentEpoch = nextEpoch
-    currentObserver = node
+    currentObserver = Unmanaged.passUnretained(node)
     reusedSources = 0
     newSources = nil
 
@@ -78,7 +82,7 @@ final class ReferenceRuntime {
     if let added = newSources {
       unlinkSources(of: node, from: reusedSources)
       node.sources.append(contentsOf: added)
-      for source in added { source.observers.append(node) }
+      for source in added { source.node.observers.append(NodeRef(node)) }
     } else if reusedSources < node.sources.count {
       unlinkSources(of: node, from: reusedSources)
     }
@@ -89,12 +93,13 @@ final class ReferenceRuntime {
     currentEpoch = savedEpoch
 
     if changed {
-      for observer in node.observers { observer.state = .dirty }
+      let observers = node.observers
+      for observer in observers { observer.node.state = .dirty }
     }
   }
 
   private func unlinkSources(of node: ReferenceNode, from start: Int) {
-    for source in node.sources[start...] { source.removeObserver(node) }
+    for source in node.sources[start...] { source.node.removeObserver(node) }
     node.sources.removeSubrange(start...)
   }
 
@@ -103,7 +108,8 @@ final class ReferenceRuntime {
     guard node.state < state else { return }
     if node.state == .clean, node.isEffect { pendingEffects.append(node) }
     node.state = state
-    for observer in node.observers { markStale(observer, .check) }
+    let observers = node.observers
+    for observer in observers { markStale(observer.node, .check) }
   }
 
   /// Runs `body` as one batch; queued effects run after the outermost batch.
@@ -140,6 +146,12 @@ final class ReferenceRuntime {
   }
 }
 
+/// A graph edge end: a node reference that does not count (the runtime owns all nodes).
+struct NodeRef {
+  unowned(unsafe) let node: ReferenceNode
+  init(_ node: ReferenceNode) { self.node = node }
+}
+
 /// A node of the reference graph: a signal, a computed, or an effect.
 class ReferenceNode {
   /// The three colours of the algorithm.
@@ -148,28 +160,33 @@ class ReferenceNode {
     static func < (lhs: State, rhs: State) -> Bool { lhs.rawValue < rhs.rawValue }
   }
 
-  unowned let runtime: ReferenceRuntime
+  private let runtimeReference: Unmanaged<ReferenceRuntime>
   var state: State
   let isEffect: Bool
   var isDisposed = false
   var readEpoch: UInt64 = 0
   /// Nodes this one read in its last run, in read order.
-  var sources: [ReferenceNode] = []
+  var sources: [NodeRef] = []
   /// Nodes that read this one in their last run.
-  var observers: [ReferenceNode] = []
+  var observers: [NodeRef] = []
 
   init(runtime: ReferenceRuntime, state: State, isEffect: Bool = false) {
-    self.runtime = runtime
+    runtimeReference = Unmanaged.passUnretained(runtime)
     self.state = state
     self.isEffect = isEffect
     runtime.register(self)
+  }
+
+  /// The owning runtime, borrowed without reference counting (it outlives its nodes' use).
+  @inline(__always) func withRuntime<R>(_ body: (ReferenceRuntime) -> R) -> R {
+    runtimeReference._withUnsafeGuaranteedRef(body)
   }
 
   /// Runs the node's body; returns whether its value changed.
   func recompute() -> Bool { false }
 
   func removeObserver(_ node: ReferenceNode) {
-    if let index = observers.lastIndex(where: { $0 === node }) {
+    if let index = observers.lastIndex(where: { $0.node === node }) {
       observers.swapAt(index, observers.count - 1)
       observers.removeLast()
     }
@@ -186,15 +203,17 @@ final class ReferenceSignal<Value: Equatable>: ReferenceNode {
   }
 
   func read() -> Value {
-    runtime.track(self)
+    withRuntime { $0.track(self) }
     return value
   }
 
   func write(_ newValue: Value) {
     guard newValue != value else { return }
     value = newValue
-    for observer in observers { runtime.markStale(observer, .dirty) }
-    runtime.flushEffects()
+    withRuntime { runtime in
+      for observer in observers { runtime.markStale(observer.node, .dirty) }
+      runtime.flushEffects()
+    }
   }
 }
 
@@ -209,8 +228,10 @@ final class ReferenceComputed<Value: Equatable>: ReferenceNode {
   }
 
   func read() -> Value {
-    runtime.track(self)
-    runtime.updateIfNecessary(self)
+    withRuntime { runtime in
+      runtime.track(self)
+      runtime.updateIfNecessary(self)
+    }
     return value!
   }
 
