@@ -13,7 +13,7 @@ struct CellxScenario: ReactivityScenario {
   private let expectedAfter: [Double] = [-2, -4, 2, 3]
 
   func run<F: ReactiveFramework>(_ framework: F, context: ScenarioContext) -> Double {
-    let nanoseconds = context.harness.measure {
+    let nanoseconds = context.measure {
       let (sources, ends) = framework.withBuild { build(framework) }
       let start = nowNanoseconds()
       let before = ends.map { $0.read() }

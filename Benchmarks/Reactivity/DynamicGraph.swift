@@ -119,8 +119,12 @@ struct DynamicGraph<F: ReactiveFramework> {
 
   /// milomg's `runGraph`: one batched write per iteration, then a read of every leaf.
   /// Returns the sum of the leaves, folded as the JS `reduce` does.
-  func run(iterations: Int) -> Double {
-    for i in 0..<iterations {
+  ///
+  /// The JS suite always starts at iteration 0, so a run repeats the previous run's writes and
+  /// only its first `iterations - width` writes change anything. Shortened runs start at
+  /// `firstIteration` instead (continuing the previous run), so every write is a change.
+  func run(iterations: Int, from firstIteration: Int = 0) -> Double {
+    for i in firstIteration..<(firstIteration + iterations) {
       let sourceIndex = i % sources.count
       framework.withBatch { sources[sourceIndex].write(Double(i + sourceIndex)) }
       for leaf in readLeaves { _ = leaf.read() }

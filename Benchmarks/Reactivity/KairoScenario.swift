@@ -5,16 +5,14 @@ protocol KairoCase {
   func build<F: ReactiveFramework>(_ framework: F, checker: ResultChecker) -> () -> Void
 }
 
-/// Runs a kairo case as milomg does: build once, call `iter()` three times as warm-up, then
-/// time samples of 500 `iter()` calls. Reports µs per `iter()`.
+/// Runs a kairo case as milomg does: build once, call `iter()` three times as warm-up, then time
+/// samples of up to 500 `iter()` calls (fewer when one call is slow, so a sample lasts about
+/// `targetSampleNanoseconds`). Reports µs per `iter()`.
 struct KairoScenario<Case: KairoCase>: ReactivityScenario {
   let kairoCase: Case
-  let baselineDivisor: Int
+  let baselineDivisor = 1
 
-  init(_ kairoCase: Case, baselineDivisor: Int = 1) {
-    self.kairoCase = kairoCase
-    self.baselineDivisor = baselineDivisor
-  }
+  init(_ kairoCase: Case) { self.kairoCase = kairoCase }
 
   var name: String { "kairo " + kairoCase.name }
   var unit: String { "µs/iter" }
@@ -23,9 +21,11 @@ struct KairoScenario<Case: KairoCase>: ReactivityScenario {
     let iter = framework.withBuild { kairoCase.build(framework, checker: context.checker) }
     iter()
     iter()
+    let start = nowNanoseconds()
     iter()
-    let calls = context.scaled(500)
-    let nanoseconds = measureScenario(context.harness) {
+    let once = Double(nowNanoseconds() - start)
+    let calls = max(1, min(500, Int(context.targetSampleNanoseconds / max(once, 1))))
+    let nanoseconds = context.measureOperations(warmUps: 0) {
       for _ in 0..<calls { iter() }
       return calls
     }

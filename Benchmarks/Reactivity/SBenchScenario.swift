@@ -12,7 +12,7 @@ struct SBenchScenario: ReactivityScenario {
   }
 
   let group: Group
-  let baselineDivisor: Int
+  let baselineDivisor = 1
   var name: String { "S-bench " + group.rawValue }
   var unit: String { "ms" }
 
@@ -22,7 +22,7 @@ struct SBenchScenario: ReactivityScenario {
     let cases = SBenchCases(framework: framework, checker: context.checker)
     var totalNanoseconds = 0.0
     for benchCase in cases.cases(in: group, count: count) {
-      totalNanoseconds += context.harness.measure {
+      totalNanoseconds += context.measure {
         cases.probe.reset()
         let sources = framework.withBuild { cases.createSignals(benchCase.sourceCount) }
         for source in sources {

@@ -19,10 +19,48 @@ struct ScenarioContext {
   let checker: ResultChecker
   /// Work divisor for slow adapters (1 = the JS suite's amounts of work).
   let divisor: Int
+  /// Whether this is the slow baseline (fewer samples keep the group's runtime reasonable).
+  let isBaseline: Bool
 
   /// Scales a full-mode count by `--quick` and the divisor; never below `minimum`.
   func scaled(_ full: Int, minimum: Int = 1) -> Int {
     max(minimum, harness.iterations(full) / divisor)
+  }
+
+  /// Timed samples per measurement: fewer than the harness's default, because one sample of
+  /// these scenarios is a whole graph run (seconds for the baseline).
+  var samples: Int {
+    switch (harness.quick, isBaseline) {
+    case (true, true): 1
+    case (true, false): 2
+    case (false, true): 3
+    case (false, false): 5
+    }
+  }
+
+  /// Duration one kairo sample aims for (the number of `iter()` calls adapts to it).
+  var targetSampleNanoseconds: Double { harness.quick ? 10e6 : 100e6 }
+
+  /// Runs `body` (returning elapsed nanoseconds and operations) `warmUps` times untimed, then
+  /// `samples` times; returns the median nanoseconds per operation.
+  func measure(warmUps: Int = 1, _ body: () -> (UInt64, Int)) -> Double {
+    for _ in 0..<warmUps { _ = body() }
+    var perOperation: [Double] = []
+    for _ in 0..<samples {
+      let (elapsed, operations) = body()
+      perOperation.append(Double(elapsed) / Double(max(operations, 1)))
+    }
+    perOperation.sort()
+    return perOperation[perOperation.count / 2]
+  }
+
+  /// `measure` for bodies that return their operation count.
+  func measureOperations(warmUps: Int = 1, _ body: () -> Int) -> Double {
+    measure(warmUps: warmUps) {
+      let start = nowNanoseconds()
+      let operations = body()
+      return (nowNanoseconds() - start, operations)
+    }
   }
 }
 
@@ -54,13 +92,4 @@ final class FreshObject<Value>: Equatable {
   let value: Value
   init(_ value: Value) { self.value = value }
   static func == (lhs: FreshObject, rhs: FreshObject) -> Bool { lhs === rhs }
-}
-
-/// Times `body` (which returns its operation count) with the harness: median ns per operation.
-func measureScenario(_ harness: BenchmarkHarness, _ body: () -> Int) -> Double {
-  harness.measure {
-    let start = nowNanoseconds()
-    let operations = body()
-    return (nowNanoseconds() - start, operations)
-  }
 }
