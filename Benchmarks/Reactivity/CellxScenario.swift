@@ -1,12 +1,12 @@
 /// CellX (after Riim/cellx `perf/perf.html`): `layers` layers of four computeds, each layer
 /// mixing the previous one, with an effect on every computed. The timed part reads the four end
 /// values, writes all four sources in one batch, and reads the end values again. Every sample
-/// builds a fresh graph (construction is not timed). Reports µs per update.
+/// builds a fresh graph (construction is not timed). Reports ms per update.
 struct CellxScenario: ReactivityScenario {
   let layers: Int
   let baselineDivisor = 1
   var name: String { "cellx \(layers)" }
-  var unit: String { "µs/update" }
+  var unit: String { "ms" }
 
   /// End values before and after the update (the same for 1000 and 2500 layers).
   private let expectedBefore: [Double] = [-3, -6, -2, 2]
@@ -27,7 +27,7 @@ struct CellxScenario: ReactivityScenario {
       context.checker.expect(after == expectedAfter, "after \(after) == \(expectedAfter)")
       return (elapsed, 1)
     }
-    return nanoseconds / 1000
+    return nanoseconds / 1_000_000
   }
 
   private func build<F: ReactiveFramework>(

@@ -11,7 +11,8 @@
 struct DynamicGraphScenario: ReactivityScenario {
   let config: DynamicGraphConfig
   let baselineDivisor: Int
-  var name: String { "dynamic " + config.title }
+  /// milomg's test name, e.g. "6-10x10 - dyn25% - lazy80%".
+  var name: String { config.title }
   var unit: String { "µs/iter" }
 
   func run<F: ReactiveFramework>(_ framework: F, context: ScenarioContext) -> Double {

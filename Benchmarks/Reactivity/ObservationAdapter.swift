@@ -20,16 +20,19 @@ import Observation
 /// Consequences, which are properties of the approach rather than bugs:
 /// - There is no equality cut-off below the signals: an invalidation reaches everything
 ///   downstream, and every invalidated computed that is read recomputes even when its inputs'
-///   values turned out equal. Pull counts are therefore higher than the suite's expected
-///   counts, which assume cut-off (`exactPullCounts` is false); sums and values still match.
+///   values turned out equal (kairo `avoidablePropagation` re-runs c3…c5 and its effect on
+///   every write). In the six dynamic graphs every recomputed node's value changes, so the
+///   computation counts still equal the suite's (checked: `exactPullCounts`).
 /// - `withObservationTracking` merges a nested tracking's accesses into the enclosing one, so an
-///   effect or computed that triggers a recompute also observes that computed's sources.
+///   effect or computed that triggers a recompute also observes that computed's sources. In a
+///   deep graph this is quadratic: the `3-5x500` graph takes about a second per write.
 ///
 /// Everything is single-threaded; the `@unchecked Sendable` conformances only satisfy the
-/// `@Sendable` `onChange` closure.
+/// `@Sendable` `onChange` closure. Observation's names are module-qualified because
+/// ReactiveState declares the same ones.
 final class ObservationFramework: ReactiveFramework {
   let name = "Observation"
-  let exactPullCounts = false
+  let exactPullCounts = true
   private let runtime = ObservationRuntime()
 
   func signal<Value: Equatable>(_ initial: Value) -> SignalHandle<Value> {
@@ -77,8 +80,8 @@ final class ObservationFramework: ReactiveFramework {
 /// macro expands a stored property of a non-generic class. Key paths into a generic class are
 /// instantiated at run time on every use, which a typical (non-generic) model does not pay, so
 /// the observed key path lives here and the generic value in the subclass.
-class ObservedCellBase: Observable, @unchecked Sendable {
-  private let registrar = ObservationRegistrar()
+class ObservedCellBase: Observation.Observable, @unchecked Sendable {
+  private let registrar = Observation.ObservationRegistrar()
   /// The property observers register on; the cell's content lives in the subclass.
   private final var content: Void = ()
 
@@ -151,7 +154,7 @@ final class ObservedComputed<Value>: ObservedDisposable, @unchecked Sendable {
   func read() -> Value {
     if isDirty {
       isDirty = false
-      cached = withObservationTracking(body) { [weak self] in self?.invalidate() }
+      cached = Observation.withObservationTracking(body) { [weak self] in self?.invalidate() }
     }
     cell.access()
     return cached!
@@ -180,7 +183,7 @@ final class ObservedEffect: @unchecked Sendable {
   }
 
   func run() {
-    withObservationTracking(body) { [weak self] in self?.schedule() }
+    Observation.withObservationTracking(body) { [weak self] in self?.schedule() }
   }
 
   private func schedule() {

@@ -35,8 +35,9 @@ struct SignalHandle<Value> {
 protocol ReactiveFramework: AnyObject {
   /// Name printed in diagnostics.
   var name: String { get }
-  /// Whether the engine recomputes exactly what a push-pull engine with equality cut-off does,
-  /// so the dynamic graphs' expected computation counts apply (milomg's `testPullCounts`).
+  /// Whether the dynamic graphs' computation counts are checked for this engine (milomg's
+  /// `testPullCounts`): true when it recomputes exactly the nodes a lazy push-pull engine with
+  /// equality cut-off recomputes on those graphs.
   var exactPullCounts: Bool { get }
   /// Creates a signal holding `initial`.
   func signal<Value: Equatable>(_ initial: Value) -> SignalHandle<Value>

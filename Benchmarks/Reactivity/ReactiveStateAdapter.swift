@@ -13,6 +13,38 @@
 //    node (the dynamic graphs then also check their computation counts).
 // 2. Point the typealias at it and set `reactiveStateAdapterIsReference` to false.
 // Nothing else in the suite needs to change.
+//
+// A sketch against the API on `main` at the time of writing (names may have moved since):
+//
+//   import ReactiveState
+//
+//   final class ReactiveStateFramework: ReactiveFramework {
+//     let name = "ReactiveState"
+//     let exactPullCounts = true
+//     private var tokens: [ObservationToken] = []
+//
+//     func signal<Value: Equatable>(_ initial: Value) -> SignalHandle<Value> {
+//       // A one-property `ReactiveState.Observable` class (like `BenchCell` on main); keep the
+//       // observed key path in a non-generic base class, as `ObservedCellBase` does here.
+//       let cell = TrackedCell(initial)
+//       return SignalHandle(read: { cell.value }, write: { cell.value = $0 })
+//     }
+//     func computed<Value: Equatable>(_ body: @escaping () -> Value) -> ComputedHandle<Value> {
+//       let node = Computed(isEqual: ==, body)
+//       return ComputedHandle(read: { node.value })
+//     }
+//     func effect(_ body: @escaping () -> Void) {
+//       // `observe` takes a `@Sendable` closure; the suite is single-threaded, so wrap `body`
+//       // in an `@unchecked Sendable` box.
+//       tokens.append(observe { box.body() })
+//     }
+//     func withBatch(_ body: () -> Void) { withTransaction(body) }
+//     func withBuild<T>(_ body: () -> T) -> T { body() }
+//     func cleanup() { tokens.removeAll() }  // cancel every effect
+//   }
+//
+//   typealias ReactiveStateBenchmarkFramework = ReactiveStateFramework
+//   let reactiveStateAdapterIsReference = false
 
 /// The adapter run in the "ReactiveState" column.
 typealias ReactiveStateBenchmarkFramework = ReferenceFramework

@@ -8,8 +8,8 @@
 /// ReactiveState's adapter and with the Observation baseline, one row per scenario.
 ///
 /// Work sizes follow the JS suite. Where the Observation baseline would take too long, its work
-/// is divided by the scenario's `baselineDivisor` and the row says so ("Obs. ÷N"); both columns
-/// are per-iteration (or per-update) times, so the ratio stays like for like.
+/// is divided by the scenario's `baselineDivisor` and the row says so ("Obs ÷N"); both columns
+/// are per-iteration times, so the ratio stays like for like.
 func runReactivityBenchmarks(_ harness: BenchmarkHarness) {
   // Deep graphs (cellx 2500, the 500-layer dynamic graph) recurse deeply in the reference
   // engine and in nested `withObservationTracking` calls; give them room.
@@ -63,7 +63,7 @@ private func runScenario<S: ReactivityScenario>(_ scenario: S, _ harness: Benchm
 
   var notes: [String] = []
   if reactiveStateAdapterIsReference { notes.append("reference impl") }
-  if divisor > 1 { notes.append("Obs. ÷\(divisor)") }
+  if divisor > 1 { notes.append("Obs ÷\(divisor)") }
   let suffix = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
   harness.add(
     BenchmarkRow(

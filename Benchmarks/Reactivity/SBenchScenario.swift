@@ -87,11 +87,13 @@ struct SBenchCases<F: ReactiveFramework> {
   func cases(in group: SBenchScenario.Group, count n: Int) -> [SBenchCase] {
     switch group {
     case .createSignals:
-      return [SBenchCase(name: "createSignals", sourceCount: 0, expectedRuns: 0, expectedLast: 0) {
-        _ in
-        let signals = self.createSignals(n)
-        return { consume(signals.count) }
-      }]
+      return [
+        SBenchCase(name: "createSignals", sourceCount: 0, expectedRuns: 0, expectedLast: 0) {
+          _ in
+          let signals = self.createSignals(n)
+          return { consume(signals.count) }
+        }
+      ]
     case .createComputations:
       return [
         create("create0to1", n: n, sources: 0, perSource: 0),
