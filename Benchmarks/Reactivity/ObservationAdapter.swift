@@ -33,6 +33,7 @@ import Observation
 final class ObservationFramework: ReactiveFramework {
   let name = "Observation"
   let exactPullCounts = true
+  let hasEqualityCutoff = false
   private let runtime = ObservationRuntime()
 
   func signal<Value: Equatable>(_ initial: Value) -> SignalHandle<Value> {

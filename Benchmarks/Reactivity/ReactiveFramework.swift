@@ -39,6 +39,9 @@ protocol ReactiveFramework: AnyObject {
   /// `testPullCounts`): true when it recomputes exactly the nodes a lazy push-pull engine with
   /// equality cut-off recomputes on those graphs.
   var exactPullCounts: Bool { get }
+  /// Whether a computed that recomputes to an equal value stops propagation (kairo
+  /// `avoidablePropagation` then checks that nothing below the cut-off re-runs).
+  var hasEqualityCutoff: Bool { get }
   /// Creates a signal holding `initial`.
   func signal<Value: Equatable>(_ initial: Value) -> SignalHandle<Value>
   /// Creates a lazy, cached computed value.

@@ -9,8 +9,9 @@
 //    ReactiveState`): `signal` wraps a tracked value, `computed` a `Computed`, `effect` an
 //    `observe { }` effect kept alive until `cleanup()`, `withBatch` a `withTransaction { }`
 //    (effects must run when it ends), `withBuild` whatever scope owns effects, and `cleanup()`
-//    disposes them. Set `exactPullCounts` to true if the engine has equality cut-off at every
-//    node (the dynamic graphs then also check their computation counts).
+//    disposes them. Set `exactPullCounts` and `hasEqualityCutoff` to true if the engine has
+//    equality cut-off at every node (the suite then also checks computation counts and that
+//    nothing below a cut-off re-runs).
 // 2. Point the typealias at it and set `reactiveStateAdapterIsReference` to false.
 // Nothing else in the suite needs to change.
 //
@@ -21,6 +22,7 @@
 //   final class ReactiveStateFramework: ReactiveFramework {
 //     let name = "ReactiveState"
 //     let exactPullCounts = true
+//     let hasEqualityCutoff = true
 //     private var tokens: [ObservationToken] = []
 //
 //     func signal<Value: Equatable>(_ initial: Value) -> SignalHandle<Value> {

@@ -2,6 +2,7 @@
 final class ReferenceFramework: ReactiveFramework {
   let name = "reference"
   let exactPullCounts = true
+  let hasEqualityCutoff = true
   private let runtime = ReferenceRuntime()
 
   func signal<Value: Equatable>(_ initial: Value) -> SignalHandle<Value> {
