@@ -2,6 +2,10 @@
   import Glibc
 #endif
 
+// Rows appear as they are measured, even through a pipe (Swift 6 forbids naming `stdout`).
+if let symbol = dlsym(nil, "stdout") {
+  setvbuf(symbol.assumingMemoryBound(to: UnsafeMutablePointer<FILE>?.self).pointee, nil, _IOLBF, 0)
+}
 let arguments = CommandLine.arguments.dropFirst()
 if let index = arguments.firstIndex(of: "--memory-probe"),
   arguments.index(after: index) < arguments.endIndex
@@ -37,6 +41,7 @@ let groups: [(name: String, run: (BenchmarkHarness) -> Void)] = [
   ("core", runCoreBenchmarks),
   ("observing", runObservingBenchmarks),
   ("derived", runDerivedBenchmarks),
+  ("reactivity", runReactivityBenchmarks),
   ("authoring", runAuthoringBenchmarks),
   ("viewgraph", runViewGraphBenchmarks),
 ]

@@ -19,6 +19,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @usableFromInline let name: String
   /// Propagation stack link (graph lock).
   @exclusivity(unchecked) unowned(unsafe) final var nextToWalk: DerivedNode?
+  /// The last propagation pass that reached this node (graph lock).
+  @exclusivity(unchecked) final var walkedPass: UInt64 = 0
   /// Orphan worklist link (graph lock).
   @exclusivity(unchecked) unowned(unsafe) final var nextOrphan: DerivedNode?
   /// An input may have changed since the value was computed (or there is no value yet).
@@ -65,7 +67,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   /// From propagation: records that an input changes; returns whether to walk on to this
   /// node's subscribers (each node is walked at most once per change).
-  final func invalidate(_ event: SourceEvent) -> Bool {
+  final func invalidate(_ event: SourceEvent, pass: UInt64) -> Bool {
+    guard walkedPass != pass else { return false }
+    walkedPass = pass
     switch event {
     case .willSet:
       return !isStale.load(ordering: .relaxed) && firstSubscriber != nil

@@ -10,6 +10,8 @@ enum ChangePropagation {
   static func notify(_ source: SourceNode, _ event: SourceEvent) {
     var queue = DeliveryQueue()
     GraphLock.shared.lock()
+    walkPass &+= 1
+    let pass = walkPass
     var walking: SourceNode? = source
     var stack: DerivedNode?
     while let current = walking {
@@ -20,7 +22,7 @@ enum ChangePropagation {
         let subscriber = edge.pointee.subscriber
         if subscriber.isDerived {
           let derived = unsafeDowncast(subscriber, to: DerivedNode.self)
-          if derived.invalidate(event) {
+          if derived.invalidate(event, pass: pass) {
             derived.nextToWalk = stack
             stack = derived
           }
@@ -34,6 +36,10 @@ enum ChangePropagation {
     GraphLock.shared.unlock()
     queue.deliverAll(event, from: source)
   }
+
+  /// Propagation passes, so a derived value reached along several paths is walked once
+  /// (graph lock).
+  nonisolated(unsafe) private static var walkPass: UInt64 = 0
 
   /// Detaches every slot of a deallocated registrar (the chain starting at `head`) from its
   /// subscribers, then delivers `.deinitialized` to those that asked for it.

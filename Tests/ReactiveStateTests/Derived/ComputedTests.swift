@@ -201,7 +201,9 @@ import Testing
       }
     }
     group.wait()
-    #expect(inconsistent.value == 0, "a and b are always written and read together: every cached sum is even")
+    #expect(
+      inconsistent.value == 0,
+      "a and b are always written and read together: every cached sum is even")
     #expect(sum.value == model.a + model.b)
   }
 }
