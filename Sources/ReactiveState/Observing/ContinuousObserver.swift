@@ -28,6 +28,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
   private let hasScheduler: Bool
+  /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
+  /// update pass): transactions do not run it at their end, and a change made by the run
+  /// itself queues a new run instead of repeating the body inline.
+  private let parksRuns: Bool
   private let label: String
   private let scope = ObserverScope()
 
@@ -49,12 +53,13 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   init(
     triggers: ObservationTracking.Options, scheduler: (any ObservationScheduler)?, label: String,
-    body: Body
+    parksRuns: Bool = false, body: Body
   ) {
     self.body = body
     self.triggers = triggers
     self.scheduler = scheduler
     self.hasScheduler = scheduler != nil
+    self.parksRuns = parksRuns && scheduler != nil
     self.label = label
     var interest: MutationInterest = []
     if triggers.contains(.willSet) { interest.insert(.willSet) }
@@ -82,6 +87,37 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     let keyPath = pendingKeyPath
     GraphLock.shared.unlock()
     execute(kind: kind, keyPath: keyPath)
+  }
+
+  /// Runs the body now on the calling thread: the queued run (with its event) if a change is
+  /// pending, otherwise a run with an `.initial` event (its owner needs fresh output, e.g. a
+  /// view whose parent passed new inputs). The parked scheduler work of a consumed queued run
+  /// finds nothing to do. No-op while running or after cancellation.
+  func runNow() {
+    GraphLock.shared.lock()
+    let kind: ObservationTracking.Event.Kind
+    let keyPath: AnyKeyPath?
+    switch phase {
+    case .queued:
+      kind = pendingKind
+      keyPath = pendingKeyPath
+    case .idle:
+      kind = .initial
+      keyPath = nil
+    case .running, .cancelled:
+      GraphLock.shared.unlock()
+      return
+    }
+    phase = .running
+    dirtyWhileRunning = false
+    pendingKeyPath = nil
+    GraphLock.shared.unlock()
+    execute(kind: kind, keyPath: keyPath)
+  }
+
+  /// The key path of the change a queued run is waiting for, if any.
+  var queuedKeyPath: AnyKeyPath? {
+    GraphLock.shared.withLock { phase == .queued ? pendingKeyPath : nil }
   }
 
   /// Drops a queued run (cycle protection), with a diagnostic.
@@ -122,6 +158,13 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         return
       }
       dirtyWhileRunning = false
+      if parksRuns, let scheduler {
+        // The run changed something it read: its owner decides when to run it again.
+        phase = .queued
+        GraphLock.shared.unlock()
+        scheduler.schedule { [self] in runIfQueued() }
+        return
+      }
       kind = pendingKind
       keyPath = pendingKeyPath
       reruns += 1
@@ -215,7 +258,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       let keyPath = startKeyPath
       startKeyPath = nil
       execute(kind: startKind, keyPath: keyPath)
-    } else if let transaction = ObservationTransaction.current {
+    } else if !parksRuns, let transaction = ObservationTransaction.current {
       transaction.postpone(self)
     } else if let scheduler {
       scheduler.schedule { [self] in runIfQueued() }

@@ -241,15 +241,22 @@ public final class ViewHost {
         updateLog.append(
           UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
       }
-      specs = tracked(node) { primitive.makeChildren(node) }
+      specs = tracked(node) { _ in primitive.makeChildren(node) }
     } else {
       node.childEnvironment = node.environment
       let failures = DynamicPropertyInstaller.install(node.view, in: node)
       if failures.isEmpty {
         node.failure = nil
-        noteBodyEvaluation(node, cause: cause)
         let view = node.view
-        specs = [ChildSpec(component: .slot(0), view: tracked(node) { evaluateBody(view) })]
+        specs = tracked(node) { [unowned self] event in
+          // A change made off the main actor arrives without a cause; the event names it.
+          var cause = cause
+          if cause == .unknownProperty, let keyPath = event.keyPath {
+            cause = .modelProperty(ObservedKeyPath(keyPath))
+          }
+          noteBodyEvaluation(node, cause: cause)
+          return [ChildSpec(component: .slot(0), view: evaluateBody(view))]
+        }
       } else {
         node.failure = failures.joined(separator: "; ")
         for failure in failures { record(.missingEnvironmentObject, failure, node: node) }
@@ -268,13 +275,14 @@ public final class ViewHost {
       UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
   }
 
-  private func tracked<T>(_ node: ViewNode, _ apply: () -> T) -> T {
+  /// Runs `apply` as `node`'s tracked evaluation (its continuous observer's run).
+  private func tracked(
+    _ node: ViewNode, _ apply: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec]
+  ) -> [ChildSpec] {
     let outer = ViewGraphRuntime.updatingNode
     ViewGraphRuntime.updatingNode = node
     defer { ViewGraphRuntime.updatingNode = outer }
-    return withObservationTracking(
-      options: .willSet, apply,
-      onChange: ViewGraphRuntime.invalidation(node.reference, generation: node.generation))
+    return node.runTracked(apply)
   }
 
   private struct ChildKey: Hashable {

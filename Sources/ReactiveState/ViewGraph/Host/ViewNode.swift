@@ -35,6 +35,13 @@ final class ViewNode {
   /// Why the node is dirty, recorded by the first invalidation of the current batch.
   var pendingCause: UpdateCause?
   lazy var reference = WeakNodeReference(self)
+  /// The node's single continuous observer (see `runTracked`), created at first evaluation.
+  var observer: ContinuousObserver?
+  /// Keeps ``observer`` alive; cancelled at teardown.
+  var observationToken: ObservationToken?
+  /// The evaluation the observer's next run performs, and its output.
+  var pendingWork: (@MainActor (ObservationTracking.Event) -> [ChildSpec])?
+  var workResult: [ChildSpec]?
 
   init(
     view: any View, component: IdentityComponent, parent: ViewNode?, host: ViewHost,
@@ -73,6 +80,7 @@ final class ViewNode {
   /// Ends the identity: storage stops accepting writes, subscriptions are ignored from now on.
   func teardown() {
     isLive = false
+    observationToken?.cancel()
     for slot in slots.values {
       (slot as? any KillableCell)?.kill()
     }
