@@ -70,8 +70,13 @@ public final class ViewHost {
   private var flushScheduled = false
   private var nextSerial = 0
   private var bodyCountsByType: [String: Int] = [:]
-  /// Actions to run after the current pass (`onChange`), in enqueue order.
-  private var pendingEffects: [@MainActor () -> Void] = []
+  /// Actions to run after the current pass (lifecycle, `onChange`, tasks), by phase.
+  private var pendingEffects = EffectQueue()
+  /// Tasks started by `.task` modifiers that have not finished, by serial.
+  var tasks: [Int: Task<Void, Never>] = [:]
+  var nextTaskSerial = 0
+  /// Set once ``close()`` ended every identity; the host no longer updates.
+  public internal(set) var isClosed = false
 
   /// Mounts `root` and evaluates the whole tree once.
   public init<Root: View>(_ root: Root, mode: UpdateMode = .automatic) {
@@ -131,7 +136,7 @@ public final class ViewHost {
   /// `onChange` actions it triggered, until nothing is dirty or ``maxPassesPerFlush`` passes
   /// ran (then ``RuntimeIssue/Kind/updateLoop`` is recorded and the rest is dropped).
   public func flush() {
-    guard !isFlushing else { return }
+    guard !isFlushing, !isClosed else { return }
     isFlushing = true
     defer { isFlushing = false }
     var passes = 0
@@ -163,17 +168,19 @@ public final class ViewHost {
     pendingEffects.removeAll()
   }
 
-  /// Schedules `effect` to run after the current pass, outside any tracking scope.
-  func enqueueEffect(_ effect: @escaping @MainActor () -> Void) {
-    pendingEffects.append(effect)
+  /// Schedules `effect` to run after the current pass, outside any tracking scope, in `phase`
+  /// order (see ``EffectQueue``).
+  func enqueueEffect(
+    _ phase: EffectPhase = .change, _ effect: @escaping @MainActor () -> Void
+  ) {
+    pendingEffects.append(phase, effect)
+    scheduleFlushIfNeeded()
   }
 
   /// Runs the effects queued by the last pass; their writes dirty views for the next pass.
-  private func runEffects() {
+  func runEffects() {
     while !pendingEffects.isEmpty {
-      let effects = pendingEffects
-      pendingEffects = []
-      for effect in effects { effect() }
+      for effect in pendingEffects.takeAll() { effect() }
     }
   }
 
@@ -335,7 +342,7 @@ public final class ViewHost {
     node.children = children
   }
 
-  private func remove(_ node: ViewNode) {
+  func remove(_ node: ViewNode) {
     node.teardown()
     forEachNode(under: node) { dirty.remove($0) }
   }

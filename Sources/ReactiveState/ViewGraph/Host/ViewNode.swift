@@ -81,6 +81,7 @@ final class ViewNode {
   func teardown() {
     isLive = false
     observationToken?.cancel()
+    queueEndOfLifeEffects()
     for slot in slots.values {
       (slot as? any KillableCell)?.kill()
     }
