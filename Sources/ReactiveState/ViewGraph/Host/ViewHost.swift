@@ -217,7 +217,11 @@ public final class ViewHost {
   }
 
   func record(_ kind: RuntimeIssue.Kind, _ message: String, node: ViewNode) {
-    issues.append(RuntimeIssue(kind: kind, message: message, viewPath: node.path))
+    recordIssue(kind, message, viewPath: node.path)
+  }
+
+  func recordIssue(_ kind: RuntimeIssue.Kind, _ message: String, viewPath: String) {
+    issues.append(RuntimeIssue(kind: kind, message: message, viewPath: viewPath))
   }
 
   // MARK: - Evaluation
