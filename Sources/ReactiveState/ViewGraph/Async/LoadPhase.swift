@@ -14,17 +14,15 @@ public enum LoadPhase<Value> {
   case idle
   /// A request is running; `previous` is the value shown meanwhile (a refresh).
   case loading(previous: Value?)
-  /// The last request succeeded with a non-empty value.
+  /// The last request succeeded (an empty collection is a success, not an error).
   case loaded(Value)
-  /// The last request succeeded with nothing to show.
-  case empty
   /// The last request failed; `previous` is still shown.
   case failed(message: String, previous: Value?)
 
   /// The value to show: the loaded one, or the previous one while loading or after a failure.
   public var value: Value? {
     switch self {
-    case .idle, .empty: nil
+    case .idle: nil
     case .loading(let previous): previous
     case .loaded(let value): value
     case .failed(_, let previous): previous
@@ -46,12 +44,10 @@ public enum LoadPhase<Value> {
   /// A request starts: `.loading`, keeping the value currently shown.
   public mutating func begin() { self = .loading(previous: value) }
 
-  /// The latest request completed: `.loaded`/`.empty` (as `isEmpty` says) or `.failed`.
-  public mutating func finish(
-    _ result: Result<Value, any Error>, isEmpty: (Value) -> Bool = { _ in false }
-  ) {
+  /// The latest request completed: `.loaded`, or `.failed` keeping the value shown so far.
+  public mutating func finish(_ result: Result<Value, any Error>) {
     switch result {
-    case .success(let value): self = isEmpty(value) ? .empty : .loaded(value)
+    case .success(let value): self = .loaded(value)
     case .failure(let error):
       self = .failed(message: String(describing: error), previous: value)
     }
@@ -61,13 +57,6 @@ public enum LoadPhase<Value> {
   public mutating func cancel() {
     guard case .loading(let previous) = self else { return }
     self = previous.map { .loaded($0) } ?? .idle
-  }
-}
-
-extension LoadPhase where Value: Collection {
-  /// As ``finish(_:isEmpty:)``, an empty collection giving ``empty``.
-  public mutating func finish(_ result: Result<Value, any Error>) {
-    finish(result, isEmpty: \.isEmpty)
   }
 }
 

@@ -81,11 +81,12 @@ final class ViewNode {
   func teardown() {
     isLive = false
     observationToken?.cancel()
-    queueEndOfLifeEffects()
     for slot in slots.values {
       (slot as? any KillableCell)?.kill()
     }
     for child in children { child.teardown() }
+    // Post-order: a child's `onDisappear` runs before its ancestors' (appear is pre-order).
+    queueEndOfLifeEffects()
   }
 
   private static var names: [ObjectIdentifier: String] = [:]
