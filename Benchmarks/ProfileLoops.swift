@@ -30,6 +30,19 @@ enum ProfileLoops {
       let theirs = ObservationRearmingObserver(model: ObservationCounter())
       theirs.arm()
       for i in 0..<count { theirs.model.count = i + 1 }
+    case "chain":
+      let head = BenchCell(0)
+      var previous = Computed { head.value }
+      var chain = [previous]
+      for _ in 1..<100 {
+        let upstream = previous
+        previous = Computed { upstream.value + 1 }
+        chain.append(previous)
+      }
+      let last = previous
+      let token = observe { _ = last.value }
+      for i in 0..<count { head.value = i + 1 }
+      withExtendedLifetime((chain, token)) {}
     default:
       print("unknown profile \(name)")
     }

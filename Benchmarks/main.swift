@@ -36,6 +36,7 @@ harness.printHeader()
 let groups: [(name: String, run: (BenchmarkHarness) -> Void)] = [
   ("core", runCoreBenchmarks),
   ("observing", runObservingBenchmarks),
+  ("derived", runDerivedBenchmarks),
   ("viewgraph", runViewGraphBenchmarks),
 ]
 for group in groups where filter == nil || group.name.contains(filter!) {

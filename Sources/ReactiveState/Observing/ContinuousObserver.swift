@@ -48,6 +48,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   @exclusivity(unchecked) private var startedByReceive = false
   @exclusivity(unchecked) private var startKind = ObservationTracking.Event.Kind.initial
   @exclusivity(unchecked) private var startKeyPath: AnyKeyPath?
+  /// Whether the pending change certainly affects this observer (a property changed), as
+  /// opposed to "a derived value it read may have changed" — then the run first pulls those
+  /// derived values and is skipped when none of them actually changed (equality cut-off).
+  @exclusivity(unchecked) private var pendingIsCertain = false
+  @exclusivity(unchecked) private var startIsCertain = false
   /// The last link confirmed by the current run (owned by the running thread).
   @exclusivity(unchecked) private var cursor: LinkPointer?
 
@@ -71,7 +76,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Runs the body for the first time (event kind `.initial`) on the calling thread.
   func start() {
     GraphLock.shared.withLock { phase = .running }
-    execute(kind: .initial, keyPath: nil)
+    execute(kind: .initial, keyPath: nil, certain: true)
   }
 
   /// Runs a queued change now (delivery point: transaction end, scheduler).
@@ -85,25 +90,32 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     dirtyWhileRunning = false
     let kind = pendingKind
     let keyPath = pendingKeyPath
+    let certain = pendingIsCertain
     GraphLock.shared.unlock()
-    execute(kind: kind, keyPath: keyPath)
+    execute(kind: kind, keyPath: keyPath, certain: certain)
   }
 
   /// Runs the body now on the calling thread: the queued run (with its event) if a change is
   /// pending, otherwise a run with an `.initial` event (its owner needs fresh output, e.g. a
   /// view whose parent passed new inputs). The parked scheduler work of a consumed queued run
   /// finds nothing to do. No-op while running or after cancellation.
-  func runNow() {
+  ///
+  /// Unless `force` is set, a queued run caused only by derived inputs is skipped when they
+  /// recompute to equal values (the equality cut-off); `force` always runs the body.
+  func runNow(force: Bool) {
     GraphLock.shared.lock()
     let kind: ObservationTracking.Event.Kind
     let keyPath: AnyKeyPath?
+    let certain: Bool
     switch phase {
     case .queued:
       kind = pendingKind
       keyPath = pendingKeyPath
+      certain = force || pendingIsCertain
     case .idle:
       kind = .initial
       keyPath = nil
+      certain = true
     case .running, .cancelled:
       GraphLock.shared.unlock()
       return
@@ -112,7 +124,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     dirtyWhileRunning = false
     pendingKeyPath = nil
     GraphLock.shared.unlock()
-    execute(kind: kind, keyPath: keyPath)
+    execute(kind: kind, keyPath: keyPath, certain: certain)
   }
 
   /// The key path of the change a queued run is waiting for, if any.
@@ -129,11 +141,33 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     ObservationDiagnostics.report("\(label) \(reason); last change: \(describe(keyPath))")
   }
 
-  private func execute(kind: ObservationTracking.Event.Kind, keyPath: AnyKeyPath?) {
+  private func execute(kind: ObservationTracking.Event.Kind, keyPath: AnyKeyPath?, certain: Bool) {
     var kind = kind
     var keyPath = keyPath
+    var certain = certain
     var reruns = 0
     while true {
+      if !certain && !inputsChanged() {
+        // Only derived inputs were invalidated and they recomputed to equal values.
+        GraphLock.shared.lock()
+        if phase == .cancelled {
+          unlinkAllDependencies()
+          GraphLock.shared.unlock()
+          return
+        }
+        guard dirtyWhileRunning else {
+          phase = .idle
+          pendingKeyPath = nil
+          GraphLock.shared.unlock()
+          return
+        }
+        dirtyWhileRunning = false
+        certain = pendingIsCertain
+        kind = pendingKind
+        keyPath = pendingKeyPath
+        GraphLock.shared.unlock()
+        continue
+      }
       cursor = nil
       scope.reset()
       scope.begin()
@@ -167,6 +201,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       }
       kind = pendingKind
       keyPath = pendingKeyPath
+      certain = pendingIsCertain
       reruns += 1
       if reruns > Self.rerunLimit {
         phase = .idle
@@ -181,9 +216,36 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     }
   }
 
+  /// Whether a dependency really changed since the last run: property versions are compared
+  /// directly; derived inputs are pulled (brought up to date) first.
+  private func inputsChanged() -> Bool {
+    var derived: [(node: DerivedNode, version: UInt64)] = []
+    var changed = false
+    GraphLock.shared.withLock {
+      var link = firstDependency
+      while let edge = link, !changed {
+        link = edge.pointee.nextDependency
+        let source = edge.pointee.source
+        if edge.pointee.previousSubscriber == edge {
+          changed = true  // the source is gone
+        } else if source.isDerived {
+          derived.append((unsafeDowncast(source, to: DerivedNode.self), edge.pointee.version))
+        } else if source.version.load(ordering: .sequentiallyConsistent) != edge.pointee.version {
+          changed = true
+        }
+      }
+    }
+    if changed { return true }
+    for input in derived {
+      _ = input.node.refresh()
+      if input.node.version.load(ordering: .sequentiallyConsistent) != input.version { return true }
+    }
+    return false
+  }
+
   /// Records a read during a run (called through the thread's current scope).
   @inline(__always)
-  func track(_ slot: PropertySlot, stamp: UInt64) {
+  func track(_ slot: SourceNode, stamp: UInt64) {
     if slot.lastReaderStamp.load(ordering: .relaxed) == stamp { return }
     slot.lastReaderStamp.store(stamp, ordering: .relaxed)
     let version = slot.version.load(ordering: .sequentiallyConsistent)
@@ -222,16 +284,19 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Under the graph lock: records the change and says whether to deliver.
   private func enqueue(kind: ObservationTracking.Event.Kind, link: LinkPointer?) -> Bool {
     func keyPath() -> AnyKeyPath? { link?.pointee.source.changeKeyPath }
+    let certain = link.map { !$0.pointee.source.isDerived } ?? true
     switch phase {
     case .cancelled:
       return false
     case .running:
       pendingKind = kind
       pendingKeyPath = keyPath()
+      pendingIsCertain = dirtyWhileRunning ? pendingIsCertain || certain : certain
       dirtyWhileRunning = true
       return false
     case .queued:
       pendingKind = kind
+      pendingIsCertain = pendingIsCertain || certain
       if case .events = body { pendingKeyPath = keyPath() }
       return false
     case .idle:
@@ -242,9 +307,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         dirtyWhileRunning = false
         startedByReceive = true
         startKind = kind
+        startIsCertain = certain
         if case .events = body { startKeyPath = keyPath() }
       } else {
         pendingKind = kind
+        pendingIsCertain = certain
         if case .events = body { pendingKeyPath = keyPath() }
         phase = .queued
       }
@@ -257,7 +324,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       startedByReceive = false
       let keyPath = startKeyPath
       startKeyPath = nil
-      execute(kind: startKind, keyPath: keyPath)
+      execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
     } else if !parksRuns, let transaction = ObservationTransaction.current {
       transaction.postpone(self)
     } else if let scheduler {
@@ -286,9 +353,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 /// The tracking scope of a continuous observer's run: forwards reads to the observer.
 final class ObserverScope: TrackingScope {
   /// Set once, right after the observer is initialised; the observer owns this scope.
-  var observer: Unmanaged<ContinuousObserver>?
+  @exclusivity(unchecked) var observer: Unmanaged<ContinuousObserver>?
 
-  override func record(_ slot: PropertySlot) {
+  override func record(_ slot: SourceNode) {
     observer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.track(slot, stamp: stamp) }
   }
 }

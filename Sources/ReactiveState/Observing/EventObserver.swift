@@ -45,7 +45,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       // The change landed between the read and the install: report it as already stored.
       let kind: ObservationTracking.Event.Kind = options.contains(.didSet) ? .didSet : .willSet
       if !options.isDisjoint(with: [.willSet, .didSet]) {
-        onChange(ObservationTracking.Event(kind: kind, keyPath: missed.keyPath, canceller: nil))
+        onChange(
+          ObservationTracking.Event(kind: kind, keyPath: missed.changeKeyPath, canceller: nil))
       }
     }
   }
@@ -101,7 +102,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .deinitialized: (kind, requested) = (.deinit, options.contains(.deinit))
     }
     if requested {
-      let keyPath = kind == .deinit ? nil : (source as? PropertySlot)?.keyPath
+      let keyPath = kind == .deinit ? nil : source.changeKeyPath
       onChange(ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
     }
     if deliveryOwesRelease {

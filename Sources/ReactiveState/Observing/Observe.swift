@@ -32,7 +32,8 @@ public func withContinuousObservation(
   apply: @escaping @Sendable (ObservationTracking.Event) -> Void
 ) -> ObservationTracking.Token {
   let observer = ContinuousObserver(
-    triggers: options, scheduler: scheduler, label: "withContinuousObservation", body: .events(apply))
+    triggers: options, scheduler: scheduler, label: "withContinuousObservation",
+    body: .events(apply))
   observer.start()
   return ObservationToken(observer)
 }

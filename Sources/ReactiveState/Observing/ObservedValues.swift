@@ -64,7 +64,9 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
     }
 
     /// Same as ``next()``.
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
+      -> Element?
+    {
       try await state.next()
     }
   }

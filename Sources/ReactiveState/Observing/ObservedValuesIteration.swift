@@ -20,7 +20,10 @@ public final class ObservedValuesIteration<Element: Sendable, Failure: Error>: O
   private var latest: Result<Iteration, Failure>?
   private var lastEmitted: Element?
 
-  init(emit: @escaping @Sendable () throws(Failure) -> Iteration, isDuplicate: (@Sendable (Element, Element) -> Bool)?) {
+  init(
+    emit: @escaping @Sendable () throws(Failure) -> Iteration,
+    isDuplicate: (@Sendable (Element, Element) -> Bool)?
+  ) {
     self.emit = emit
     self.isDuplicate = isDuplicate
   }

@@ -63,7 +63,7 @@ enum OneShotInstallation {
   ///
   /// Links are published (subscriber counts raised) before versions are compared, and a
   /// writer bumps the version before reading the count: one of the two sides sees the other.
-  static func link(_ list: AccessList, to observer: ReactiveNode) -> PropertySlot? {
+  static func link(_ list: AccessList, to observer: ReactiveNode) -> SourceNode? {
     pass &+= 1
     for entry in list.entries {
       let slot = entry.slot

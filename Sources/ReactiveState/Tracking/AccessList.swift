@@ -8,7 +8,7 @@ import CReactiveState
 /// install see a mutation that happened in between (the toolchain loses it).
 final class AccessList: TrackingScope {
   struct Entry {
-    let slot: PropertySlot
+    let slot: SourceNode
     var version: UInt64
   }
 
@@ -70,13 +70,13 @@ final class AccessList: TrackingScope {
     }
   }
 
-  override func record(_ slot: PropertySlot) {
+  override func record(_ slot: SourceNode) {
     if slot.lastReaderStamp.load(ordering: .relaxed) == stamp { return }
     slot.lastReaderStamp.store(stamp, ordering: .relaxed)
     append(Entry(slot: slot, version: slot.version.load(ordering: .sequentiallyConsistent)))
   }
 
-  override func noteOwnMutation(_ slot: PropertySlot, version: UInt64) {
+  override func noteOwnMutation(_ slot: SourceNode, version: UInt64) {
     for index in 0..<count where buffer[index].slot === slot {
       buffer[index].version = version
     }

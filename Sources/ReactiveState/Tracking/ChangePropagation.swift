@@ -4,16 +4,32 @@
 /// enqueue themselves there. User code (callbacks) runs after the lock is released, in
 /// subscription order, so a callback may freely read, mutate or re-arm observation.
 enum ChangePropagation {
-  /// Tells every subscriber of `source` about `event`, then delivers to those that asked.
+  /// Tells every subscriber of `source` about `event` — walking on through derived values,
+  /// each at most once per change, with an explicit stack (no recursion) — then delivers to
+  /// those that asked.
   static func notify(_ source: SourceNode, _ event: SourceEvent) {
     var queue = DeliveryQueue()
     GraphLock.shared.lock()
-    var link = source.firstSubscriber
-    while let current = link {
-      // Read the successor first: `receive` may unlink `current` (a one-shot cancels itself).
-      link = current.pointee.nextSubscriber
-      let subscriber = current.pointee.subscriber
-      if subscriber.receive(event, from: current) { queue.append(subscriber) }
+    var walking: SourceNode? = source
+    var stack: DerivedNode?
+    while let current = walking {
+      var link = current.firstSubscriber
+      while let edge = link {
+        // Read the successor first: `receive` may unlink `edge` (a one-shot cancels itself).
+        link = edge.pointee.nextSubscriber
+        let subscriber = edge.pointee.subscriber
+        if subscriber.isDerived {
+          let derived = unsafeDowncast(subscriber, to: DerivedNode.self)
+          if derived.invalidate(event) {
+            derived.nextToWalk = stack
+            stack = derived
+          }
+        } else if subscriber.receive(event, from: edge) {
+          queue.append(subscriber)
+        }
+      }
+      walking = stack
+      stack = stack?.nextToWalk
     }
     GraphLock.shared.unlock()
     queue.deliverAll(event, from: source)
@@ -26,16 +42,38 @@ enum ChangePropagation {
     GraphLock.shared.lock()
     var slot: PropertySlot? = head
     while let current = slot {
-      current.isDetached = true
-      while let link = current.firstSubscriber {
-        let subscriber = link.pointee.subscriber
-        if subscriber.sourceWillDeinitialize(link) { queue.append(subscriber) }
-        // The subscriber may have cancelled itself (and so removed `link`) already.
-        if current.firstSubscriber == link { ReactiveNode.unlink(link) }
-      }
+      detachLinks(of: current, into: &queue)
       slot = current.next
     }
+    ReactiveNode.drainOrphans()
     GraphLock.shared.unlock()
     queue.deliverAll(.deinitialized, from: head)
+  }
+
+  /// Detaches a deallocating derived value from its subscribers and its inputs.
+  static func detachSubscribers(of node: DerivedNode) {
+    var queue = DeliveryQueue()
+    GraphLock.shared.lock()
+    detachLinks(of: node, into: &queue)
+    node.unlinkAllDependencies()
+    ReactiveNode.drainOrphans()
+    GraphLock.shared.unlock()
+    // The node itself is being deinitialised: events name a stand-in source.
+    queue.deliverAll(.deinitialized, from: goneSource)
+  }
+
+  private static let goneSource = SourceNode()
+
+  /// Under the graph lock: removes every subscriber link of `source`, queueing subscribers
+  /// that want a `.deinitialized` delivery.
+  private static func detachLinks(of source: SourceNode, into queue: inout DeliveryQueue) {
+    source.isDetached = true
+    while let link = source.firstSubscriber {
+      let subscriber = link.pointee.subscriber
+      if subscriber.sourceWillDeinitialize(link) { queue.append(subscriber) }
+      // The subscriber may have removed `link` already (cancelled itself, or detached it
+      // from this side because it is running).
+      if source.firstSubscriber == link { ReactiveNode.unlink(link) }
+    }
   }
 }

@@ -20,26 +20,11 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   let nextPointer: UnsafeMutableRawPointer?
   /// Identity of `keyPath`'s object, for lock-free pointer comparison.
   let keyPathPointer: UnsafeMutableRawPointer
-  /// Bumped at `willSet` (becomes odd) and at `didSet` (becomes even again). A tracking
-  /// scope remembers the version it read and treats any difference at install time as a
-  /// change it must not lose.
-  let version = Atomic<UInt64>(0)
-  /// Thread that last began a mutation (made `version` odd): a scope re-armed on that thread
-  /// while the mutation is in flight (inside its `willSet` callbacks) reads "before" it, as
-  /// in Observation, instead of treating it as a missed change.
-  let mutatingThread = Atomic<UInt64>(0)
   /// Call sites (see ``callSiteIdentity(_:)``) known to name this slot's key path.
   private let site0 = Atomic<UInt>(0)
   private let site1 = Atomic<UInt>(0)
   private let site2 = Atomic<UInt>(0)
   private let site3 = Atomic<UInt>(0)
-  /// Stamp of the last tracking scope that recorded this slot (a cheap duplicate filter; a
-  /// race between threads only produces a harmless duplicate entry).
-  let lastReaderStamp = Atomic<UInt64>(0)
-  /// Install pass that last linked this slot (duplicate filter under the graph lock).
-  @exclusivity(unchecked) var installMark: UInt64 = 0
-  /// Set under the graph lock when the owning registrar is deallocated.
-  @exclusivity(unchecked) var isDetached = false
 
   init(keyPath: AnyKeyPath, next: PropertySlot?) {
     self.keyPath = keyPath
@@ -104,16 +89,5 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   func endMutation() -> Bool {
     version.add(1, ordering: .sequentiallyConsistent)
     return didSetListeners.load(ordering: .sequentiallyConsistent) != 0
-  }
-
-  /// Whether a read recorded at `readVersion` may have missed a change, judged now.
-  func changedSince(_ readVersion: UInt64) -> Bool {
-    let now = version.load(ordering: .sequentiallyConsistent)
-    if now != readVersion { return true }
-    // Odd: a mutation was in flight when the value was read. On its own thread we are inside
-    // its willSet callbacks (the toolchain's "re-arm reads the old value" case); elsewhere
-    // the store may land after our read.
-    return now & 1 == 1
-      && mutatingThread.load(ordering: .relaxed) != TrackingScope.currentThreadIdentity
   }
 }

@@ -27,8 +27,13 @@ class ReactiveNode: @unchecked Sendable {
   /// Which mutation edges this subscriber reacts to; a source skips the lock for an edge no
   /// subscriber of it wants.
   final let interest: MutationInterest
+  /// Whether this node is a ``DerivedNode`` (propagation walks through it).
+  final let isDerived: Bool
 
-  init(interest: MutationInterest) { self.interest = interest }
+  init(interest: MutationInterest, isDerived: Bool = false) {
+    self.interest = interest
+    self.isDerived = isDerived
+  }
 
   /// Called under the graph lock when `link.source` changes. Return true to be queued for
   /// ``deliver(_:from:)``, which runs after the lock is released.
@@ -98,6 +103,14 @@ class ReactiveNode: @unchecked Sendable {
     link.pointee.previousSubscriber = link
     link.pointee.nextSubscriber = nil
     source.removeListener(link.pointee.subscriber.interest)
+    if source.isDerived && source.firstSubscriber == nil {
+      let orphan = unsafeDowncast(source, to: DerivedNode.self)
+      if !orphan.isQueuedOrphan {
+        orphan.isQueuedOrphan = true
+        orphan.nextOrphan = orphans
+        orphans = orphan
+      }
+    }
   }
 
   /// Removes an edge from both lists (only the dependency list if already detached) and
@@ -123,6 +136,7 @@ class ReactiveNode: @unchecked Sendable {
   /// Removes every dependency edge of this subscriber.
   final func unlinkAllDependencies() {
     while let link = firstDependency { ReactiveNode.unlink(link) }
+    ReactiveNode.drainOrphans()
   }
 
   /// Removes every dependency edge after `cursor` (all of them when nil): the sources a run
@@ -131,43 +145,27 @@ class ReactiveNode: @unchecked Sendable {
     while let link = cursor == nil ? firstDependency : cursor!.pointee.nextDependency {
       ReactiveNode.unlink(link)
     }
-  }
-}
-
-/// The mutation edges a subscriber reacts to.
-struct MutationInterest: OptionSet {
-  let rawValue: UInt8
-  static let willSet = MutationInterest(rawValue: 1)
-  static let didSet = MutationInterest(rawValue: 2)
-}
-
-/// A node others can depend on: a property slot or a derived value. The listener counts are
-/// atomic so a writer can skip the lock for an edge (`willSet`/`didSet`) nobody listens to.
-@usableFromInline
-class SourceNode: ReactiveNode, @unchecked Sendable {
-  @exclusivity(unchecked) final var firstSubscriber: LinkPointer?
-  @exclusivity(unchecked) final var lastSubscriber: LinkPointer?
-  /// Subscribers that react to `willSet` / to `didSet`, readable without the lock.
-  final let willSetListeners = Atomic<Int>(0)
-  final let didSetListeners = Atomic<Int>(0)
-
-  init() { super.init(interest: []) }
-
-  /// The key path an event about this source reports (property slots); nil otherwise.
-  var changeKeyPath: AnyKeyPath? { nil }
-
-  /// Under the graph lock, when a link to a subscriber with `interest` is added.
-  @inline(__always)
-  final func addListener(_ interest: MutationInterest) {
-    if interest.contains(.willSet) { willSetListeners.add(1, ordering: .sequentiallyConsistent) }
-    if interest.contains(.didSet) { didSetListeners.add(1, ordering: .sequentiallyConsistent) }
+    ReactiveNode.drainOrphans()
   }
 
-  /// Under the graph lock, when such a link is removed.
-  @inline(__always)
-  final func removeListener(_ interest: MutationInterest) {
-    if interest.contains(.willSet) { willSetListeners.subtract(1, ordering: .sequentiallyConsistent) }
-    if interest.contains(.didSet) { didSetListeners.subtract(1, ordering: .sequentiallyConsistent) }
+  /// Derived values that lost their last subscriber, waiting to drop their own upstream
+  /// links (graph lock). A worklist instead of recursion: a long chain of derived values
+  /// unwinds iteratively.
+  nonisolated(unsafe) private static var orphans: DerivedNode?
+  nonisolated(unsafe) private static var isDraining = false
+
+  /// Processes the orphan worklist (graph lock held).
+  static func drainOrphans() {
+    guard !isDraining else { return }
+    isDraining = true
+    while let orphan = orphans {
+      orphans = orphan.nextOrphan
+      orphan.nextOrphan = nil
+      orphan.isQueuedOrphan = false
+      // It may have gained a subscriber again meanwhile.
+      if orphan.firstSubscriber == nil { orphan.dropUpstream() }
+    }
+    isDraining = false
   }
 }
 

@@ -37,7 +37,8 @@ final class RegistrarStorage: @unchecked Sendable {
   /// The slot for `keyPath`, if one was ever created.
   func existingSlot(for keyPath: AnyKeyPath) -> PropertySlot? {
     let identity = Unmanaged.passUnretained(keyPath).toOpaque()
-    let found = firstSlot { $0.matchesIdentity(identity) } ?? firstSlot { $0.matchesByValue(keyPath) }
+    let found =
+      firstSlot { $0.matchesIdentity(identity) } ?? firstSlot { $0.matchesByValue(keyPath) }
     return found?.takeUnretainedValue()
   }
 

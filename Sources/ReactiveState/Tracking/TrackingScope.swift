@@ -29,11 +29,11 @@ class TrackingScope {
   }
 
   /// Records a read. Subclasses decide what a read means.
-  func record(_ slot: PropertySlot) {}
+  func record(_ slot: SourceNode) {}
 
   /// The mutating thread itself changed `slot` while this scope was active (e.g. `+= 1`
   /// inside `apply`): a scope must not treat its own write as a change it missed.
-  func noteOwnMutation(_ slot: PropertySlot, version: UInt64) {}
+  func noteOwnMutation(_ slot: SourceNode, version: UInt64) {}
 
   /// Makes this scope current (remembering the previous one as `parent`).
   @inline(__always)
@@ -54,7 +54,7 @@ class TrackingScope {
   }
 
   /// Walks the current thread's scope chain after a mutation of `slot` on this thread.
-  static func noteMutationOnCurrentThread(_ slot: PropertySlot) {
+  static func noteMutationOnCurrentThread(_ slot: SourceNode) {
     guard var pointer = rs_current_scope() else { return }
     let version = slot.version.load(ordering: .acquiring)
     while true {

@@ -82,7 +82,8 @@ import Testing
 
   @Test func dependenciesAreRecollectedPerElement() async {
     let model = HandModel()
-    var iterator = ObservedValues { model.a == 0 ? "b\(model.b)" : "a\(model.a)" }.makeAsyncIterator()
+    var iterator = ObservedValues { model.a == 0 ? "b\(model.b)" : "a\(model.a)" }
+      .makeAsyncIterator()
     #expect(await iterator.next() == "b0")
     model.a = 1
     #expect(await iterator.next() == "a1")

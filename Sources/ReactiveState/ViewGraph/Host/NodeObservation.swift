@@ -40,16 +40,17 @@ final class NodeScheduler: ObservationScheduler, @unchecked Sendable {
 extension ViewNode {
   /// Runs `work` as this node's tracked evaluation: the first call creates the node's single
   /// continuous observer (edges are reused across runs, cancelled at teardown); later calls
-  /// re-run it. Returns what `work` produced.
-  func runTracked(_ work: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec])
-    -> [ChildSpec]
-  {
+  /// re-run it. Returns what `work` produced, or nil when the run was skipped (unless `force`:
+  /// only derived values it read were invalidated and they recomputed to equal values).
+  func runTracked(
+    force: Bool, _ work: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec]
+  ) -> [ChildSpec]? {
     pendingWork = work
     defer {
       pendingWork = nil
     }
     if let observer {
-      observer.runNow()
+      observer.runNow(force: force)
     } else {
       let reference = reference
       let observer = ContinuousObserver(
@@ -65,7 +66,7 @@ extension ViewNode {
       observationToken = ObservationToken(observer)
       observer.start()
     }
-    let result = workResult ?? []
+    let result = workResult
     workResult = nil
     return result
   }

@@ -238,12 +238,15 @@ public final class ViewHost {
 
   /// Evaluates `node`'s body (or expansion) in its own tracking scope, then reconciles its
   /// children outside that scope so their reads stay theirs.
-  private func evaluate(_ node: ViewNode, cause: UpdateCause) {
+  private func evaluate(_ node: ViewNode, cause: UpdateCause, newInput: Bool = false) {
     dirty.remove(node)
     node.pendingCause = nil
     evaluatedThisPass.insert(node.id)
     node.generation &+= 1
-    let specs: [ChildSpec]
+    let specs: [ChildSpec]?
+    // A mount or new input from the parent always evaluates; a change parked by the node's
+    // observer may be skipped by the equality cut-off of derived values it read.
+    let force = newInput || cause == .mount || cause == .parentInput
     if let primitive = node.view as? any PrimitiveView {
       node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
       if cause != .mount, cause != .parentInput {
@@ -252,14 +255,14 @@ public final class ViewHost {
         updateLog.append(
           UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
       }
-      specs = tracked(node) { _ in primitive.makeChildren(node) }
+      specs = tracked(node, force: force) { _ in primitive.makeChildren(node) }
     } else {
       node.childEnvironment = node.environment
       let failures = DynamicPropertyInstaller.install(node.view, in: node)
       if failures.isEmpty {
         node.failure = nil
         let view = node.view
-        specs = tracked(node) { [unowned self] event in
+        specs = tracked(node, force: force) { [unowned self] event in
           // A change made off the main actor arrives without a cause; the event names it.
           var cause = cause
           if cause == .unknownProperty, let keyPath = event.keyPath {
@@ -274,6 +277,7 @@ public final class ViewHost {
         specs = []
       }
     }
+    guard let specs else { return }
     reconcile(node, with: specs)
   }
 
@@ -288,12 +292,13 @@ public final class ViewHost {
 
   /// Runs `apply` as `node`'s tracked evaluation (its continuous observer's run).
   private func tracked(
-    _ node: ViewNode, _ apply: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec]
-  ) -> [ChildSpec] {
+    _ node: ViewNode, force: Bool,
+    _ apply: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec]
+  ) -> [ChildSpec]? {
     let outer = ViewGraphRuntime.updatingNode
     ViewGraphRuntime.updatingNode = node
     defer { ViewGraphRuntime.updatingNode = outer }
-    return node.runTracked(apply)
+    return node.runTracked(force: force, apply)
   }
 
   private struct ChildKey: Hashable {
@@ -340,7 +345,9 @@ public final class ViewHost {
       if evaluatedThisPass.contains(child.id) {
         markDirty(child, cause: .parentInput)
       } else {
-        evaluate(child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput)
+        evaluate(
+          child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput,
+          newInput: inputChanged)
       }
     }
     node.children = children

@@ -1,0 +1,151 @@
+import CReactiveState
+
+/// A memoized derived value: computed lazily from observable state, cached, and recomputed
+/// only when something it read changed and someone reads it again.
+///
+/// ```swift
+/// let total = Computed { cart.items.reduce(0) { $0 + $1.price } }
+/// total.value          // computes once
+/// total.value          // cached
+/// cart.items.append(x) // marks it stale; nothing is computed yet
+/// total.value          // recomputes
+/// ```
+///
+/// - Reading ``value`` (or ``get()``) inside any tracking scope — one-shot, continuous,
+///   ``ObservedValues``, a view body — is a dependency like a property read.
+/// - Glitch-free: in a diamond, a reader never sees a mix of old and new inputs, and each
+///   derived value recomputes at most once per change.
+/// - Equality cut-off: when a recomputation yields a value equal to the cached one (`==`
+///   for Equatable values, or a custom `isEqual`), nothing downstream re-runs. One-shot
+///   `withObservationTracking` observers are the exception: they fire on the `willSet` of
+///   an input, before anything is recomputed (their contract is "about to change").
+/// - Dependencies are re-collected on every computation.
+/// - A throwing derivation caches its error and rethrows it (``get()``) until an input
+///   changes.
+/// - A derivation that reads itself stops with an ``ObservationDiagnostic`` naming it.
+/// - Lifetime: inputs never keep a derived value alive. While it is read but nobody observes
+///   it, it stays subscribed to its inputs so the cache stays valid; when its last observer
+///   goes away it drops its upstream edges and recomputes on its next read.
+/// - Thread-safe: computations of one value are serialised; reads from several threads see
+///   a consistent value.
+///
+/// As the cached backing of a model's computed property:
+/// `lazy var totalCache = Computed { [unowned self] in items.reduce(0, +) }` and
+/// `var total: Int { totalCache.value }`.
+public final class Computed<Value>: @unchecked Sendable {
+  @usableFromInline let node: ComputedNode
+  @usableFromInline let storage: ComputedStorage<Value>
+
+  /// A derived value without equality cut-off (every recomputation counts as a change).
+  @inlinable
+  public convenience init(_ name: String = "Computed", _ derive: @escaping () throws -> Value) {
+    self.init(name, isEqual: { _, _ in false }, derive)
+  }
+
+  /// A derived value whose recomputations are cut off when `isEqual(old, new)`.
+  @inlinable
+  public init(
+    _ name: String = "Computed", isEqual: @escaping (Value, Value) -> Bool,
+    _ derive: @escaping () throws -> Value
+  ) {
+    // The closure is built here, in the caller's specialised context, so evaluating and
+    // comparing never goes through generic metadata at run time.
+    let storage = ComputedStorage<Value>()
+    self.storage = storage
+    self.node = ComputedNode(name: name) { [unowned(unsafe) storage] in
+      let outcome = Result { try derive() }
+      defer { storage.outcome = outcome }
+      guard case .success(let new) = outcome, case .success(let old)? = storage.outcome else {
+        return true
+      }
+      return !isEqual(old, new)
+    }
+  }
+
+  /// The current value; rethrows the derivation's cached error.
+  @inlinable
+  public func get() throws -> Value {
+    try read().get()
+  }
+
+  /// The current value. A derivation that throws traps here with its error: read throwing
+  /// derivations with ``get()``.
+  @inlinable
+  public var value: Value {
+    switch read() {
+    case .success(let value): return value
+    case .failure(let error): fatalError("\(node.name) threw \(error); read it with get()")
+    }
+  }
+
+  @inlinable
+  func read() -> Result<Value, any Error> {
+    guard node.pullAndTrack() else { return .failure(DerivedValueCycle(name: node.name)) }
+    defer { node.endRead() }
+    return storage.outcome!
+  }
+}
+
+/// The cached outcome of a ``Computed`` (guarded by its node's compute lock).
+@usableFromInline
+final class ComputedStorage<Value>: @unchecked Sendable {
+  @exclusivity(unchecked) @usableFromInline var outcome: Result<Value, any Error>?
+
+  @usableFromInline init() {}
+}
+
+/// The graph node of a ``Computed``; type-erased so the engine runs no generic code.
+@usableFromInline
+final class ComputedNode: DerivedNode, @unchecked Sendable {
+  /// Runs the derivation, stores the outcome, returns whether it changed.
+  private let evaluate: () -> Bool
+  @exclusivity(unchecked) private var hasOutcome = false
+
+  @usableFromInline
+  init(name: String, evaluate: @escaping () -> Bool) {
+    self.evaluate = evaluate
+    super.init(name: name)
+  }
+
+  override var hasValue: Bool { hasOutcome }
+
+  override func evaluateAndStore() -> Bool {
+    hasOutcome = true
+    return evaluate()
+  }
+
+  /// Brings the value up to date and records the read in the current tracking scope.
+  /// On success the compute lock is held until ``endRead()`` (the caller copies the
+  /// outcome); returns false on a cycle (nothing held).
+  @usableFromInline
+  func pullAndTrack() -> Bool {
+    // A cycle: this thread is inside this node's own computation (and holds its lock).
+    guard refreshKeepingLock() else { return false }
+    if let scope = rs_current_scope() {
+      Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.record(self) }
+    }
+    return true
+  }
+
+  /// Releases the compute lock taken by a successful ``pullAndTrack()``.
+  @usableFromInline
+  func endRead() { computeLock.unlock() }
+}
+
+extension Computed where Value: Equatable {
+  /// A derived value with `==` equality cut-off.
+  @inlinable
+  public convenience init(_ name: String = "Computed", _ derive: @escaping () throws -> Value) {
+    self.init(name, isEqual: ==, derive)
+  }
+}
+
+/// The error a derived value reports when it is read while it is being computed (a cycle).
+public struct DerivedValueCycle: Error, CustomStringConvertible {
+  /// The derived value that read itself.
+  public let name: String
+
+  @usableFromInline init(name: String) { self.name = name }
+
+  public var description: String { "\(name) reads itself (a cycle through derived values)" }
+}

@@ -1,0 +1,74 @@
+/// What a derived value's last computation read, in order, with the versions it saw.
+///
+/// A manually managed buffer of retained sources: a recomputation that reads the same
+/// sources again overwrites versions in place with no reference counting and no
+/// allocation; a different source swaps one retain for another. Owned by the node's compute
+/// lock.
+struct InputList {
+  struct Input {
+    unowned(unsafe) let source: SourceNode
+    var version: UInt64
+  }
+
+  private var buffer: UnsafeMutablePointer<Input>?
+  private var capacity = 0
+  /// Entries filled by the current (or last) computation.
+  private(set) var count = 0
+  /// Entries holding a retained source (≥ count between computations' ends).
+  private var retained = 0
+
+  /// Starts refilling from the first entry.
+  mutating func restart() { count = 0 }
+
+  /// Records the next input.
+  mutating func append(_ source: SourceNode, version: UInt64) {
+    if count < retained {
+      let slot = buffer! + count
+      if slot.pointee.source !== source {
+        let old = slot.pointee.source
+        slot.pointee = Input(
+          source: Unmanaged.passRetained(source).takeUnretainedValue(), version: version)
+        Unmanaged.passUnretained(old).release()
+      } else {
+        slot.pointee.version = version
+      }
+    } else {
+      if count == capacity { grow() }
+      (buffer! + count).initialize(
+        to: Input(source: Unmanaged.passRetained(source).takeUnretainedValue(), version: version))
+      retained += 1
+    }
+    count += 1
+  }
+
+  /// Releases entries the last computation did not reach.
+  mutating func trim() {
+    while retained > count {
+      retained -= 1
+      Unmanaged.passUnretained(buffer![retained].source).release()
+    }
+  }
+
+  /// The filled entries.
+  var inputs: UnsafeBufferPointer<Input> { UnsafeBufferPointer(start: buffer, count: count) }
+
+  /// Releases everything (the node is going away).
+  mutating func removeAll() {
+    count = 0
+    trim()
+    buffer?.deallocate()
+    buffer = nil
+    capacity = 0
+  }
+
+  private mutating func grow() {
+    let newCapacity = max(4, capacity * 2)
+    let grown = UnsafeMutablePointer<Input>.allocate(capacity: newCapacity)
+    if let buffer {
+      grown.moveInitialize(from: buffer, count: retained)
+      buffer.deallocate()
+    }
+    buffer = grown
+    capacity = newCapacity
+  }
+}

@@ -1,0 +1,77 @@
+import Synchronization
+
+/// The mutation edges a subscriber reacts to.
+struct MutationInterest: OptionSet {
+  let rawValue: UInt8
+  static let willSet = MutationInterest(rawValue: 1)
+  static let didSet = MutationInterest(rawValue: 2)
+}
+
+/// A node others can depend on: a property slot or a derived value. The listener counts are
+/// atomic so a writer can skip the lock for an edge (`willSet`/`didSet`) nobody listens to.
+@usableFromInline
+class SourceNode: ReactiveNode, @unchecked Sendable {
+  @exclusivity(unchecked) final var firstSubscriber: LinkPointer?
+  @exclusivity(unchecked) final var lastSubscriber: LinkPointer?
+  /// Bumped whenever the source's value may have changed: a property slot at `willSet`
+  /// (becomes odd) and at `didSet` (even again); a derived value by two when a recomputation
+  /// produced a different value. A reader remembers the version it saw and compares later
+  /// (missed-change detection at install, validation of derived values).
+  final let version = Atomic<UInt64>(0)
+  /// Thread that last began a mutation (made `version` odd): a scope re-armed on that thread
+  /// while the mutation is in flight (inside its `willSet` callbacks) reads "before" it, as
+  /// in Observation, instead of treating it as a missed change.
+  final let mutatingThread = Atomic<UInt64>(0)
+  /// Stamp of the last tracking scope that recorded this source (a cheap duplicate filter; a
+  /// race between threads only produces a harmless duplicate entry).
+  final let lastReaderStamp = Atomic<UInt64>(0)
+  /// Install pass that last linked this source (duplicate filter under the graph lock).
+  @exclusivity(unchecked) final var installMark: UInt64 = 0
+  /// Set under the graph lock when the source is gone (its registrar was deallocated).
+  @exclusivity(unchecked) final var isDetached = false
+  /// Subscribers that react to `willSet` / to `didSet`, readable without the lock.
+  final let willSetListeners = Atomic<Int>(0)
+  final let didSetListeners = Atomic<Int>(0)
+
+  init() { super.init(interest: []) }
+
+  override init(interest: MutationInterest, isDerived: Bool) {
+    super.init(interest: interest, isDerived: isDerived)
+  }
+
+  /// The key path an event about this source reports (property slots); nil otherwise.
+  var changeKeyPath: AnyKeyPath? { nil }
+
+  /// Whether a read recorded at `readVersion` may have missed a change, judged now.
+  final func changedSince(_ readVersion: UInt64) -> Bool {
+    // A stale derived value may change when next pulled: count it as changed.
+    if isDerived
+      && unsafeDowncast(self, to: DerivedNode.self).isStale.load(ordering: .sequentiallyConsistent)
+    {
+      return true
+    }
+    let now = version.load(ordering: .sequentiallyConsistent)
+    if now != readVersion { return true }
+    // Odd: a mutation was in flight when the value was read. On its own thread we are inside
+    // its willSet callbacks (the toolchain's "re-arm reads the old value" case); elsewhere
+    // the store may land after our read.
+    return now & 1 == 1
+      && mutatingThread.load(ordering: .relaxed) != TrackingScope.currentThreadIdentity
+  }
+
+  /// Under the graph lock, when a link to a subscriber with `interest` is added.
+  @inline(__always)
+  final func addListener(_ interest: MutationInterest) {
+    if interest.contains(.willSet) { willSetListeners.add(1, ordering: .sequentiallyConsistent) }
+    if interest.contains(.didSet) { didSetListeners.add(1, ordering: .sequentiallyConsistent) }
+  }
+
+  /// Under the graph lock, when such a link is removed.
+  @inline(__always)
+  final func removeListener(_ interest: MutationInterest) {
+    if interest.contains(.willSet) {
+      willSetListeners.subtract(1, ordering: .sequentiallyConsistent)
+    }
+    if interest.contains(.didSet) { didSetListeners.subtract(1, ordering: .sequentiallyConsistent) }
+  }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import ReactiveState
+import Testing
+
+/// Memoized derived values: laziness, caching, glitch-freedom, cut-off, dynamic
+/// dependencies, errors, cycles, lifetime and threads.
+@Suite struct ComputedTests {
+  @Test func computesLazilyAndCaches() {
+    let model = HandModel()
+    let computations = Box(0)
+    let doubled = Computed {
+      computations.value += 1
+      return model.a * 2
+    }
+    #expect(computations.value == 0, "nothing is computed without a reader")
+    #expect(doubled.value == 0)
+    #expect(doubled.value == 0)
+    #expect(computations.value == 1, "the second read is cached")
+    model.a = 2
+    #expect(computations.value == 1, "a change only marks it stale")
+    #expect(doubled.value == 4)
+    #expect(computations.value == 2)
+    model.b = 1  // not read
+    #expect(doubled.value == 4)
+    #expect(computations.value == 2)
+  }
+
+  @Test func diamondIsGlitchFreeAndEachNodeComputesOncePerChange() {
+    let model = HandModel()
+    let counts = Box([0, 0, 0])
+    let left = Computed {
+      counts.value[0] += 1
+      return model.a + 1
+    }
+    let right = Computed {
+      counts.value[1] += 1
+      return model.a * 10
+    }
+    let bottom = Computed {
+      counts.value[2] += 1
+      return "\(left.value)/\(right.value)"
+    }
+    let seen = Box<[String]>([])
+    let token = observe { seen.value.append(bottom.value) }
+    model.a = 1
+    model.a = 2
+    #expect(seen.value == ["1/0", "2/10", "3/20"], "never a mix such as 2/0")
+    #expect(counts.value == [3, 3, 3], "each node once per change")
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func equalityCutOffStopsPropagation() {
+    let model = HandModel()
+    let parityComputations = Box(0)
+    let parity = Computed {
+      parityComputations.value += 1
+      return model.a % 2
+    }
+    let downstreamComputations = Box(0)
+    let label = Computed {
+      downstreamComputations.value += 1
+      return parity.value == 0 ? "even" : "odd"
+    }
+    let runs = Box(0)
+    let token = observe {
+      runs.value += 1
+      _ = label.value
+    }
+    model.a = 2  // parity unchanged
+    model.a = 4
+    #expect(parityComputations.value == 3)
+    #expect(downstreamComputations.value == 1, "cut off at parity")
+    #expect(runs.value == 1, "the observer did not re-run")
+    model.a = 5
+    #expect(runs.value == 2)
+    #expect(downstreamComputations.value == 2)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func customEqualityCutsOffToo() {
+    let model = HandModel()
+    let rounded = Computed("rounded", isEqual: { abs($0 - $1) < 10 }, { Double(model.a) })
+    let runs = Box(0)
+    let token = observe {
+      runs.value += 1
+      _ = rounded.value
+    }
+    model.a = 5
+    #expect(runs.value == 1)
+    model.a = 50
+    #expect(runs.value == 2)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func dependenciesAreDynamic() {
+    let model = HandModel()
+    let computations = Box(0)
+    let pick = Computed {
+      computations.value += 1
+      return model.a == 0 ? model.b : model.c
+    }
+    _ = pick.value
+    model.a = 1
+    _ = pick.value
+    let before = computations.value
+    model.b = 5  // no longer read
+    _ = pick.value
+    #expect(computations.value == before)
+    model.c = 7
+    #expect(pick.value == 7)
+  }
+
+  @Test func errorsAreCachedAndRethrownUntilAnInputChanges() throws {
+    struct Negative: Error {}
+    let model = HandModel()
+    let computations = Box(0)
+    let checked = Computed { () throws -> Int in
+      computations.value += 1
+      if model.a < 0 { throw Negative() }
+      return model.a
+    }
+    model.a = -1
+    #expect(throws: Negative.self) { try checked.get() }
+    #expect(throws: Negative.self) { try checked.get() }
+    #expect(computations.value == 1, "the error is cached")
+    model.a = 3
+    #expect(try checked.get() == 3)
+  }
+
+  @Test func aDerivationReadingItselfStopsWithADiagnostic() {
+    let reported = Box<[String]>([])
+    ObservationDiagnostics.handler = { reported.value.append($0.message) }
+    defer { ObservationDiagnostics.handler = nil }
+    let holder = Box<Computed<Int>?>(nil)
+    let selfish = Computed("selfish") { () throws -> Int in
+      (try holder.value?.get() ?? 0) + 1
+    }
+    holder.value = selfish
+    #expect(throws: DerivedValueCycle.self) { try selfish.get() }
+    #expect(reported.value.contains { $0.contains("selfish") })
+  }
+
+  @Test func readingInsideOneShotTrackingIsADependency() {
+    let model = HandModel()
+    let sum = Computed { model.a + model.b }
+    let fired = Box(0)
+    ReactiveState.withObservationTracking({ _ = sum.value }, onChange: { fired.value += 1 })
+    model.c = 1
+    #expect(fired.value == 0)
+    model.b = 1
+    #expect(fired.value == 1)
+  }
+
+  @Test func inputsNeverKeepADerivedValueAliveAndUnobservedValuesDropTheirEdges() {
+    let model = HandModel()
+    weak var weakDerived: Computed<Int>?
+    do {
+      let derived = Computed { model.a + 1 }
+      weakDerived = derived
+      _ = derived.value
+    }
+    #expect(weakDerived == nil, "the model's slot does not keep it alive")
+
+    let computations = Box(0)
+    let derived = Computed {
+      computations.value += 1
+      return model.b
+    }
+    var token: ObservationToken? = observe { _ = derived.value }
+    model.b = 1
+    #expect(computations.value == 2)
+    token = nil
+    _ = token
+    model.b = 2
+    model.b = 3
+    #expect(computations.value == 2, "unobserved: upstream edges dropped, nothing pushed")
+    #expect(derived.value == 3)
+    #expect(computations.value == 3)
+  }
+
+  @Test func consistentAcrossThreads() {
+    let model = LockedPair()
+    let sum = Computed { model.a + model.b }
+    let group = DispatchGroup()
+    let inconsistent = AtomicCounter()
+    for thread in 0..<4 {
+      group.enter()
+      Thread.detachNewThread {
+        for i in 0..<2_000 {
+          if thread == 0 {
+            model.set(i)
+          } else {
+            let value = sum.value
+            if value % 2 != 0 { inconsistent.increment() }
+          }
+        }
+        group.leave()
+      }
+    }
+    group.wait()
+    #expect(inconsistent.value == 0, "a and b are always written together, so the sum is even")
+    #expect(sum.value == model.a + model.b)
+  }
+}
+
+/// Two properties that are always written together in one transaction-like critical section.
+final class LockedPair: ReactiveState.Observable, @unchecked Sendable {
+  private let registrar = ReactiveState.ObservationRegistrar()
+  private let lock = NSLock()
+  private var _a = 0
+  private var _b = 0
+  var a: Int {
+    registrar.access(self, keyPath: \.a)
+    lock.lock()
+    defer { lock.unlock() }
+    return _a
+  }
+  var b: Int {
+    registrar.access(self, keyPath: \.b)
+    lock.lock()
+    defer { lock.unlock() }
+    return _b
+  }
+  /// Sets both to `value` atomically with respect to readers of `sum`.
+  func set(_ value: Int) {
+    registrar.withMutation(of: self, keyPath: \.a) {
+      registrar.withMutation(of: self, keyPath: \.b) {
+        lock.lock()
+        _a = value
+        _b = value
+        lock.unlock()
+      }
+    }
+  }
+}
