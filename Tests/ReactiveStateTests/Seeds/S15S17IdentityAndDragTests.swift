@@ -34,11 +34,19 @@ final class DocumentLibrary: Observable {
     }
 
     var body: some View {
-      TextField("Draft", text: Binding(get: { draft }, set: { draft = $0; isDirty = true }))
-        // Sync only while the user has no unsaved edit (the article's warning).
-        .onChange(of: incoming) { _, newValue in
-          if !isDirty { draft = newValue }
-        }
+      TextField(
+        "Draft",
+        text: Binding(
+          get: { draft },
+          set: {
+            draft = $0
+            isDirty = true
+          })
+      )
+      // Sync only while the user has no unsaved edit (the article's warning).
+      .onChange(of: incoming) { _, newValue in
+        if !isDirty { draft = newValue }
+      }
     }
   }
 

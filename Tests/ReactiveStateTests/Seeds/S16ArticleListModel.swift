@@ -53,11 +53,13 @@ final class ArticleListModel: Observable {
 
   func reload() {
     phase.begin()
-    loads.run({ [repository] in try await repository.request("articles") }) { [weak self] in
-      MainActor.preconditionIsolated()
-      self?.commits += 1
-      self?.phase.finish($0)
-    }
+    loads.run(
+      { [repository] in try await repository.request("articles") },
+      commit: { [weak self] result in
+        MainActor.preconditionIsolated()
+        self?.commits += 1
+        self?.phase.finish(result)
+      })
   }
 
   func cancel() {

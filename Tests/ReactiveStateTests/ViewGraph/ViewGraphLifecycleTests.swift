@@ -106,7 +106,11 @@ import Testing
   @Test func closingTheHostEndsStateAndCancelsTasks() async {
     let probe = Probe()
     let log = Log()
-    let host = ViewHost(VStack { Loader(probe: probe); Detail(name: "D", log: log) })
+    let host = ViewHost(
+      VStack {
+        Loader(probe: probe)
+        Detail(name: "D", log: log)
+      })
     while probe.gate == nil { await Task.yield() }
     host.close()
     #expect(log.entries == ["appear D", "disappear D"])

@@ -11,7 +11,8 @@ public struct DismissAction: Equatable {
   }
   nonisolated let box: Box?
 
-  nonisolated init(box: Box?) { self.box = box }
+  /// Nonisolated: `EnvironmentKey.defaultValue` builds one (closing nothing).
+  nonisolated init(closing box: Box?) { self.box = box }
 
   /// Closes the presentation that provided this action (sets its `isPresented` binding to
   /// false or its `item` binding to nil), after which the content's identity ends.
@@ -24,7 +25,7 @@ public struct DismissAction: Equatable {
 }
 
 private enum DismissKey: EnvironmentKey {
-  static var defaultValue: DismissAction { DismissAction(box: nil) }
+  static var defaultValue: DismissAction { DismissAction(closing: nil) }
 }
 
 private enum IsPresentedKey: EnvironmentKey {

@@ -24,7 +24,7 @@ public struct SheetView<Content: View, Sheet: View>: View, PrimitiveView {
     }
     state.shownID = current?.id
     if let current {
-      let action = DismissAction(box: state.dismiss)
+      let action = DismissAction(closing: state.dismiss)
       let root = current.content.environment(\.dismiss, action).environment(\.isPresented, true)
       specs.append(ChildSpec(component: .explicit(SheetIdentity(id: current.id)), view: root))
     }
