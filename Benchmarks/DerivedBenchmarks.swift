@@ -1,12 +1,13 @@
 import ReactiveState
 import ReactiveStateMacrosFree
 
-/// A one-property observable: the benchmarks' "signal".
-final class BenchCell<Value: Equatable>: ReactiveState.Observable, @unchecked Sendable {
+/// A one-property observable: the benchmarks' "signal". Not generic on purpose: a key-path
+/// literal in a generic class carries generic arguments, so it is instantiated on every use.
+final class BenchCell: ReactiveState.Observable, @unchecked Sendable {
   private let registrar = ReactiveState.ObservationRegistrar()
-  private var stored: Value
-  init(_ value: Value) { stored = value }
-  var value: Value {
+  private var stored: Int
+  init(_ value: Int) { stored = value }
+  var value: Int {
     get {
       registrar.access(self, keyPath: \.value)
       return stored

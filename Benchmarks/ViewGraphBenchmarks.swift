@@ -7,8 +7,6 @@ import ReactiveStateMacrosFree
 /// The view graph is `@MainActor`; `main.swift`'s top-level code runs on the main thread, so the
 /// group assumes main-actor isolation.
 func runViewGraphBenchmarks(_ harness: BenchmarkHarness) {
-  // The harness never leaves the main thread; the closure only runs synchronously on it.
-  nonisolated(unsafe) let harness = harness
   MainActor.assumeIsolated { ViewGraphBenchmarks(harness: harness).run() }
 }
 

@@ -53,6 +53,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// derived values and is skipped when none of them actually changed (equality cut-off).
   @exclusivity(unchecked) private var pendingIsCertain = false
   @exclusivity(unchecked) private var startIsCertain = false
+  /// Scratch list for ``inputsChanged()`` (owned by the running thread; reused, so a
+  /// steady-state run allocates nothing).
+  @exclusivity(unchecked) private var derivedInputs: [(node: DerivedNode, version: UInt64)] = []
   /// The last link confirmed by the current run (owned by the running thread).
   @exclusivity(unchecked) private var cursor: LinkPointer?
 
@@ -219,7 +222,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Whether a dependency really changed since the last run: property versions are compared
   /// directly; derived inputs are pulled (brought up to date) first.
   private func inputsChanged() -> Bool {
-    var derived: [(node: DerivedNode, version: UInt64)] = []
+    derivedInputs.removeAll(keepingCapacity: true)
     var changed = false
     GraphLock.shared.withLock {
       var link = firstDependency
@@ -229,18 +232,24 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         if edge.pointee.previousSubscriber == edge {
           changed = true  // the source is gone
         } else if source.isDerived {
-          derived.append((unsafeDowncast(source, to: DerivedNode.self), edge.pointee.version))
+          derivedInputs.append((unsafeDowncast(source, to: DerivedNode.self), edge.pointee.version))
         } else if source.version.load(ordering: .sequentiallyConsistent) != edge.pointee.version {
           changed = true
         }
       }
     }
-    if changed { return true }
-    for input in derived {
-      _ = input.node.refresh()
-      if input.node.version.load(ordering: .sequentiallyConsistent) != input.version { return true }
+    if !changed {
+      for index in derivedInputs.indices {
+        let input = derivedInputs[index]
+        _ = input.node.refresh()
+        if input.node.version.load(ordering: .sequentiallyConsistent) != input.version {
+          changed = true
+          break
+        }
+      }
     }
-    return false
+    derivedInputs.removeAll(keepingCapacity: true)
+    return changed
   }
 
   /// Records a read during a run (called through the thread's current scope).

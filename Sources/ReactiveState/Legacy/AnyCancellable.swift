@@ -1,0 +1,62 @@
+/// Something whose subscription can be cancelled; the shape of Combine's `Cancellable`.
+public protocol Cancellable {
+  /// Stops delivery. Calling it more than once has no further effect.
+  func cancel()
+}
+
+/// A subscription token, shaped like Combine's `AnyCancellable`.
+///
+/// Contract:
+/// - ``cancel()`` runs the cancellation action at most once, from whichever thread calls it first;
+///   after it returns, the subscription receives no further values that start afterwards.
+/// - Dropping the last reference cancels, so a subscription lives exactly as long as its token.
+///   Keep the token (for example with `store(in:)`) or the subscription ends immediately.
+/// - Tokens are `Hashable` by identity so they can be kept in a `Set<AnyCancellable>`.
+public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+  private let lock = LegacyLock()
+  private var action: (() -> Void)?
+
+  /// Creates a token that runs `cancel` once, on the first ``cancel()`` or on deinit.
+  public init(_ cancel: @escaping () -> Void) {
+    action = cancel
+  }
+
+  /// Creates a token that forwards to another cancellable.
+  public convenience init(_ canceller: some Cancellable) {
+    self.init { canceller.cancel() }
+  }
+
+  deinit {
+    cancel()
+  }
+
+  /// Cancels the subscription. Idempotent and thread-safe; the action runs outside the lock.
+  public func cancel() {
+    let action = lock.withLock { () -> (() -> Void)? in
+      defer { self.action = nil }
+      return self.action
+    }
+    action?()
+  }
+
+  /// Keeps this token in `set`; the subscription lives until the set drops it.
+  public func store(in set: inout Set<AnyCancellable>) {
+    set.insert(self)
+  }
+
+  /// Keeps this token in `collection`; the subscription lives until the collection drops it.
+  public func store<C: RangeReplaceableCollection>(in collection: inout C)
+  where C.Element == AnyCancellable {
+    collection.append(self)
+  }
+
+  /// Identity equality: two tokens are equal only if they are the same object.
+  public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
+    lhs === rhs
+  }
+
+  /// Hashes the token's identity.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(self))
+  }
+}

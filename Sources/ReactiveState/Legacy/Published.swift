@@ -1,0 +1,112 @@
+/// A class property that announces changes the Combine way, for ``ObservableObject`` models.
+///
+/// Contract:
+/// - Classes only (it reaches the host through the enclosing-instance subscript); use in a struct
+///   is a compile error (`'wrappedValue' is unavailable`). It cannot be combined with other
+///   property wrappers.
+/// - Every assignment — equal or not — first sends the host's `objectWillChange` (if anyone has
+///   asked for it), then delivers the new value to `$name` subscribers, then stores. Subscribers
+///   therefore read the **old** value. There is no equality check (Combine's rule).
+/// - In-place mutation (`+=`, `append`, mutating methods) does not copy the value: it sends
+///   `objectWillChange`, mutates in place, and only then delivers the resulting value to `$name`
+///   subscribers (the new value does not exist before the mutation).
+/// - The value is not synchronized, like any stored property; the publishers are thread-safe.
+///   Under Swift 6 checking the host must be `@unchecked Sendable` or actor-isolated.
+/// - Every object notifies every subscriber of its `objectWillChange` for any change, whatever
+///   they read: this is the coarse baseline that ``Observable`` tracking improves on.
+@propertyWrapper
+public struct Published<Value> {
+  @usableFromInline
+  let box: PublishedBox<Value>
+
+  /// Creates the storage with an initial value (the `= value` of the declaration).
+  @inlinable
+  public init(wrappedValue: Value) {
+    box = PublishedBox(wrappedValue)
+  }
+
+  /// Creates the storage with an initial value (Combine's spelling).
+  @inlinable
+  public init(initialValue: Value) {
+    self.init(wrappedValue: initialValue)
+  }
+
+  /// Unavailable: `@Published` is only usable on class properties.
+  @available(*, unavailable, message: "@Published is only available on properties of classes")
+  public var wrappedValue: Value {
+    get { fatalError("unreachable") }
+    set { fatalError("unreachable") }
+  }
+
+  /// Unavailable: `$name` is only usable on class properties.
+  @available(*, unavailable, message: "@Published is only available on properties of classes")
+  public var projectedValue: Publisher {
+    fatalError("unreachable")
+  }
+
+  /// The accessors of a `@Published` class property (called by the compiler).
+  @inlinable
+  public static subscript<Host: AnyObject>(
+    _enclosingInstance host: Host,
+    wrapped wrapped: ReferenceWritableKeyPath<Host, Value>,
+    storage storage: ReferenceWritableKeyPath<Host, Published<Value>>
+  ) -> Value {
+    // Forced inline so the storage key path folds into a direct field access.
+    @inline(__always) get {
+      host[keyPath: storage].box.value
+    }
+    @inline(__always) set {
+      let box = host[keyPath: storage].box
+      box.willSet(newValue)
+      box.value = newValue
+    }
+    @inline(__always) _modify {
+      let box = host[keyPath: storage].box
+      box.willModify()
+      defer { box.didModify() }
+      yield &box.value
+    }
+  }
+
+  /// `$name`: the publisher of this property's values (called by the compiler).
+  @inlinable
+  public static subscript<Host: AnyObject>(
+    _enclosingInstance host: Host,
+    projected projected: KeyPath<Host, Publisher>,
+    storage storage: ReferenceWritableKeyPath<Host, Published<Value>>
+  ) -> Publisher {
+    Publisher(box: host[keyPath: storage].box)
+  }
+}
+
+extension Published: PublishedBoxProviding {
+  var publishedBox: PublishedBoxBase { box }
+}
+
+extension Published {
+  /// The publisher behind `$name`, shaped like Combine's `Published.Publisher`.
+  ///
+  /// Contract: ``sink(receiveValue:)`` first delivers the current value synchronously, then every
+  /// new value at the property's willSet edge (before it is stored), on the mutating thread, until
+  /// the token is cancelled or deallocated.
+  public struct Publisher {
+    /// The element type: the property's values.
+    public typealias Output = Value
+    /// This publisher never fails.
+    public typealias Failure = Never
+
+    @usableFromInline
+    let box: PublishedBox<Value>
+
+    @usableFromInline
+    init(box: PublishedBox<Value>) {
+      self.box = box
+    }
+
+    /// Subscribes `receiveValue`: called now with the current value, then with each new value.
+    public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
+      receiveValue(box.value)
+      return box.valueSubscribers.subscribe(receiveValue)
+    }
+  }
+}

@@ -1,0 +1,126 @@
+/// A stored class property that reports reads and writes to its object's registrar — the
+/// macro-free counterpart of a property of an `@Observable` class.
+///
+/// ```swift
+/// final class Person: TrackedObservable, @unchecked Sendable {
+///   let observationRegistrar = ObservationRegistrar()
+///   @Tracked var name = ""
+///   @Tracked var friends: [Person] = []
+///   var cache: [String: Int] = [:]  // not tracked: the stand-in for `@ObservationIgnored`
+/// }
+/// ```
+///
+/// Contract (the same as the `@Observable` macro's accessors unless noted):
+/// - **Get** records a read of `\Host.property` (the key path is rooted at the *declaring* class,
+///   so `\Base.name` is what a subclass instance reports too).
+/// - **Set** stores the value and notifies unless the macro's equality rule says nothing changed:
+///   `Equatable` values compare with `==` (so `Double.nan` always notifies), class references
+///   with `===`, `Equatable` classes with `==`, anything else always notifies. The rule is chosen
+///   statically from the declared type when the property is initialized (a generic `T` property
+///   always notifies). User `willSet`/`didSet` run even when nothing changed.
+/// - **In-place mutation** (`+=`, `append`, mutating methods, `inout`) records a read, notifies
+///   exactly once, always (even for `+= 0`), and mutates the stored value without copying it.
+/// - **Classes only**: in a struct, `wrappedValue` is unavailable and the use is a compile error.
+///   The class must adopt ``TrackedObservable``.
+/// - **No composition**: it cannot be combined with another property wrapper on one property;
+///   the compiler rejects both orders (with unlocated `<unknown>:0` errors when `@Tracked` is
+///   the outer one).
+/// - **Sendable**: Swift 6 rejects a `Sendable` class with this (mutable) storage; the host must be
+///   `@unchecked Sendable` (and then synchronize its writes itself) or actor-isolated, e.g.
+///   `@MainActor`.
+/// - **Ignoring a property**: there is no `@ObservationIgnored`; declare a plain stored property.
+/// - **Observers differ slightly**: with any `willSet`/`didSet` on the property, the compiler
+///   fetches the old value through the getter, so an assignment inside a tracking scope records a
+///   read; the user's `willSet` runs before the registrar's (the macro runs it after) and `didSet`
+///   after the registrar's; in-place mutation then goes through get + set and copies.
+/// - Costs one equality function reference (16 bytes) per property beside the value.
+@propertyWrapper
+public struct Tracked<Value> {
+  /// The value, read and written in place by the enclosing-instance subscript.
+  @usableFromInline
+  var storedValue: Value
+
+  /// The macro's equality rule for `Value`, fixed by the initializer overload.
+  @usableFromInline
+  let shouldNotify: (Value, Value) -> Bool
+
+  /// Storage for a property whose type has no equality: every assignment notifies.
+  @inlinable
+  public init(wrappedValue: Value) {
+    storedValue = wrappedValue
+    shouldNotify = { ObservationEquality.shouldNotify($0, $1) }
+  }
+
+  /// Unavailable: `@Tracked` is only usable on properties of classes.
+  @available(
+    *, unavailable,
+    message: "@Tracked is only available on properties of classes that adopt TrackedObservable"
+  )
+  public var wrappedValue: Value {
+    get { fatalError("unreachable") }
+    set { fatalError("unreachable") }
+  }
+
+  /// The accessors of a `@Tracked` class property (called by the compiler, not by users).
+  @inlinable
+  public static subscript<Host: TrackedObservable>(
+    _enclosingInstance host: Host,
+    wrapped wrapped: ReferenceWritableKeyPath<Host, Value>,
+    storage storage: ReferenceWritableKeyPath<Host, Tracked<Value>>
+  ) -> Value {
+    // Forced inline: only once inlined into the property's accessor are `wrapped` and `storage`
+    // literals that the optimizer folds into direct field accesses. The setter body is too large
+    // for the inliner's heuristics, and un-inlined writes measured ~5x slower.
+    @inline(__always) get {
+      host.observationRegistrar.access(host, keyPath: wrapped)
+      return host[keyPath: storage].storedValue
+    }
+    @inline(__always) set {
+      let shouldNotify = host[keyPath: storage].shouldNotify
+      let oldValue = host[keyPath: storage].storedValue
+      guard shouldNotify(oldValue, newValue) else {
+        host[keyPath: storage].storedValue = newValue
+        return
+      }
+      let registrar = host.observationRegistrar
+      registrar.willSet(host, keyPath: wrapped)
+      defer { registrar.didSet(host, keyPath: wrapped) }
+      host[keyPath: storage].storedValue = newValue
+    }
+    @inline(__always) _modify {
+      let registrar = host.observationRegistrar
+      registrar.access(host, keyPath: wrapped)
+      registrar.willSet(host, keyPath: wrapped)
+      defer { registrar.didSet(host, keyPath: wrapped) }
+      yield &host[keyPath: storage].storedValue
+    }
+  }
+}
+
+extension Tracked where Value: Equatable {
+  /// Storage for an `Equatable` property: assigning an `==` value does not notify.
+  @inlinable
+  public init(wrappedValue: Value) {
+    storedValue = wrappedValue
+    shouldNotify = { ObservationEquality.shouldNotify($0, $1) }
+  }
+}
+
+extension Tracked where Value: AnyObject {
+  /// Storage for a class-reference property: assigning the same instance does not notify.
+  @inlinable
+  public init(wrappedValue: Value) {
+    storedValue = wrappedValue
+    shouldNotify = { ObservationEquality.shouldNotify($0, $1) }
+  }
+}
+
+extension Tracked where Value: Equatable & AnyObject {
+  /// Storage for an `Equatable` class property: assigning an `==` instance does not notify, even
+  /// a different one (the macro's rule).
+  @inlinable
+  public init(wrappedValue: Value) {
+    storedValue = wrappedValue
+    shouldNotify = { ObservationEquality.shouldNotify($0, $1) }
+  }
+}
