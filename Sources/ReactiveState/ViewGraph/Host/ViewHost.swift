@@ -200,7 +200,7 @@ public final class ViewHost {
     markDirty(node, cause: cause)
   }
 
-  private func markDirty(_ node: ViewNode, cause: UpdateCause) {
+  func markDirty(_ node: ViewNode, cause: UpdateCause) {
     guard dirty.insert(node) else { return }
     node.pendingCause = cause
     scheduleFlushIfNeeded()
