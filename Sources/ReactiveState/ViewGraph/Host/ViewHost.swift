@@ -33,9 +33,20 @@
 ///   `.environment(_:)`); that view's body is not evaluated and it renders as a warning line.
 /// - A reused child is re-evaluated only if it is dirty or its new value is not known to be
 ///   equal (memberwise, closures never equal); built-in views are always re-expanded.
+/// - Tracking: each node owns one continuous observer (``withContinuousObservation``'s
+///   engine, `.willSet` events) whose scheduler parks re-runs: a change marks the node dirty
+///   and the host runs the queued run when it evaluates the node in its pass. Dependencies are
+///   re-collected with reused edges on every run, so a child re-evaluated by its parent leaves
+///   no stale registration behind; the observer is cancelled when the identity ends. A body
+///   that writes a property it read is recorded and re-evaluated in the next pass (never
+///   re-entered).
 /// - ``updateLog`` names what invalidated each evaluation: the `@State` property, the
-///   environment key, or the model's key path (from the event form of
-///   `withObservationTracking(options:_:onChange:)`, whose event carries it).
+///   environment key, the model's key path (from the observer's event), or the legacy object
+///   whose `objectWillChange` fired.
+/// - Post-pass effects run in a fixed order after each pass: every `onDisappear` (post-order:
+///   children first), every `onAppear` (pre-order), `onChange` actions, then task
+///   cancellations and starts. Tasks are main-actor `Task`s tracked by the
+///   host (``runningTaskCount``, ``settle()``); ``close()`` ends every identity.
 @MainActor
 public final class ViewHost {
   /// When pending updates are applied.
