@@ -9,13 +9,12 @@ import Testing
     requests.honorsCancellation = false
     let latest = LatestTask<Int>()
     var committed: [String] = []
-    let first = latest.run({ try await requests.request("a") }) {
+    let record: @MainActor (Result<Int, any Error>) -> Void = {
       committed.append("\((try? $0.get()).map(String.init) ?? "error")")
     }
+    let first = latest.run({ try await requests.request("a") }, commit: record)
     await requests.waitForRequests(1)
-    latest.run({ try await requests.request("b") }) {
-      committed.append("\((try? $0.get()).map(String.init) ?? "error")")
-    }
+    latest.run({ try await requests.request("b") }, commit: record)
     #expect(latest.revision == 2)
     await requests.waitForRequests(2)
     requests.succeed(1, 2)
@@ -25,7 +24,7 @@ import Testing
     #expect(committed == ["2"], "the stale first result was dropped")
     #expect(!latest.isRunning)
 
-    latest.run({ try await requests.request("c") }) { _ in committed.append("cancelled?") }
+    latest.run({ try await requests.request("c") }, commit: record)
     await requests.waitForRequests(3)
     latest.cancel()
     requests.fail(2, CancellationError())
@@ -37,9 +36,9 @@ import Testing
     let requests = PendingRequests<Int>()
     let latest = LatestTask<Int>()
     var failure: String?
-    latest.run({ try await requests.request() }) {
-      if case .failure(let error) = $0 { failure = "\(error)" }
-    }
+    latest.run(
+      { try await requests.request() },
+      commit: { if case .failure(let error) = $0 { failure = "\(error)" } })
     await requests.waitForRequests(1)
     requests.fail(0)
     await latest.wait()
