@@ -139,6 +139,37 @@ import Testing
     #expect(host.bodyCount(EnvironmentReader.self) == 3)
   }
 
+  struct SwappingProvider: View {
+    let first: LegacyCounterModel
+    let second: LegacyCounterModel
+    @State private var usesSecond = false
+    var body: some View {
+      VStack {
+        Button("Swap") { usesSecond = true }
+        EnvironmentReader()
+      }
+      .environmentObject(usesSecond ? second : first)
+    }
+  }
+
+  @Test("replacing the provided object re-evaluates readers, logged as the environment key")
+  func environmentObjectReplaced() throws {
+    let first = LegacyCounterModel()
+    let second = LegacyCounterModel()
+    second.count = 9
+    let host = ViewHost(SwappingProvider(first: first, second: second))
+    host.resetCounts()
+    try host.tap("Swap")
+    #expect(host.texts.contains("env 9"))
+    let causes = host.updateLog.filter { $0.view == "EnvironmentReader" }.map(\.cause)
+    #expect(causes == [.environment(key: "LegacyCounterModel")])
+    host.resetCounts()
+    host.perform { first.count = 1 }
+    #expect(host.bodyCount(EnvironmentReader.self) == 0, "the replaced object is not observed")
+    host.perform { second.count = 10 }
+    #expect(host.texts.contains("env 10"))
+  }
+
   @Test("a missing @EnvironmentObject is a runtime issue naming the type and the modifier")
   func environmentObjectMissing() {
     let host = ViewHost(VStack { EnvironmentReader() })

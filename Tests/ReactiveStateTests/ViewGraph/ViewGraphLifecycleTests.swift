@@ -140,3 +140,57 @@ import Testing
     #expect(probe.finished == 1)
   }
 }
+
+/// Ordering details of post-pass effects.
+@MainActor
+@Suite struct ViewGraphEffectOrderTests {
+  @MainActor final class Log {
+    var entries: [String] = []
+  }
+
+  struct Nested: View {
+    let log: Log
+    var body: some View {
+      VStack {
+        Text("inner").onAppear { log.entries.append("appear inner") }
+          .onDisappear { log.entries.append("disappear inner") }
+      }
+      .onAppear { log.entries.append("appear outer") }
+      .onDisappear { log.entries.append("disappear outer") }
+    }
+  }
+
+  struct Toggler: View {
+    @State private var shows = true
+    @State private var value = 0
+    let log: Log
+    var body: some View {
+      VStack {
+        Button("hide") { shows = false }
+        Button("twice") {
+          value += 1
+          value += 1
+        }
+        if shows { Nested(log: log) }
+      }
+      .onChange(of: value) { old, new in log.entries.append("change \(old)→\(new)") }
+    }
+  }
+
+  @Test func appearIsPreOrderDisappearIsPostOrder() throws {
+    let log = Log()
+    let host = ViewHost(Toggler(log: log))
+    #expect(log.entries == ["appear outer", "appear inner"])
+    log.entries = []
+    try host.tap("hide")
+    #expect(log.entries == ["disappear inner", "disappear outer"])
+  }
+
+  @Test func onChangeNeverSeesIntermediateValuesOfOnePass() throws {
+    let log = Log()
+    let host = ViewHost(Toggler(log: log))
+    log.entries = []
+    try host.tap("twice")
+    #expect(log.entries == ["change 0→2"])
+  }
+}

@@ -78,6 +78,9 @@ public final class AppHost<A: App> {
     window.host.close()
   }
 
+  /// Runtime issues of the open windows, window by window (oldest first within a window).
+  public var issues: [RuntimeIssue] { windows.flatMap(\.host.issues) }
+
   /// Applies pending updates in every open window.
   public func flush() {
     for window in windows { window.host.flush() }
