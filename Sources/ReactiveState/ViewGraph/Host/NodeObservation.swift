@@ -8,8 +8,7 @@
 /// parks it by marking the node dirty, so the host evaluates it during its next update pass
 /// (parents first, each node at most once per pass). The evaluation consumes the queued run
 /// (`ContinuousObserver.runNow()`), so the parked work is dropped.
-final class NodeScheduler: ObservationScheduler, @unchecked Sendable {
-  // Written once on the main actor before the observer can schedule; read on the main actor.
+final class NodeScheduler: ObservationScheduler {
   private let reference: WeakNodeReference
 
   init(_ reference: WeakNodeReference) { self.reference = reference }

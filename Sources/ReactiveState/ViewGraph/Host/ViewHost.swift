@@ -253,7 +253,6 @@ public final class ViewHost {
     dirty.remove(node)
     node.pendingCause = nil
     evaluatedThisPass.insert(node.id)
-    node.generation &+= 1
     let specs: [ChildSpec]?
     // A mount or new input from the parent always evaluates; a change parked by the node's
     // observer may be skipped by the equality cut-off of derived values it read.

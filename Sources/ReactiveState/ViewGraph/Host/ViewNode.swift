@@ -23,8 +23,6 @@ final class ViewNode {
   var childEnvironment: EnvironmentValues
   /// Cells this node provides to its subtree (`.environment` modifiers), by key.
   var ownedEnvironmentCells: [ObjectIdentifier: EnvironmentCell] = [:]
-  /// Bumped on every evaluation; invalidations from older tracking scopes are ignored.
-  var generation: UInt64 = 0
   var isLive = true
   /// Body evaluations of this identity.
   var bodyCount = 0
