@@ -95,7 +95,7 @@ import Testing
   @Test func taskIsCancelledWhenItsIdentityEnds() async throws {
     let probe = Probe()
     let host = ViewHost(Screen(probe: probe))
-    while probe.gate == nil { await Task.yield() }
+    for _ in 0..<1_000 where probe.gate == nil { await Task.yield() }
     #expect(probe.started == 1)
     try host.tap("hide")
     await host.settle()
@@ -111,7 +111,7 @@ import Testing
         Loader(probe: probe)
         Detail(name: "D", log: log)
       })
-    while probe.gate == nil { await Task.yield() }
+    for _ in 0..<1_000 where probe.gate == nil { await Task.yield() }
     host.close()
     #expect(log.entries == ["appear D", "disappear D"])
     await host.settle()
@@ -129,7 +129,7 @@ import Testing
       }
     }
     let host = ViewHost(Bumping(probe: probe))
-    while probe.gate == nil { await Task.yield() }
+    for _ in 0..<1_000 where probe.gate == nil { await Task.yield() }
     try host.tap("bump 0")
     try host.tap("bump 1")
     await Task.yield()
@@ -192,5 +192,24 @@ import Testing
     log.entries = []
     try host.tap("twice")
     #expect(log.entries == ["change 0→2"])
+  }
+}
+
+/// A host released without `close()`.
+@MainActor
+@Suite struct ViewGraphHostReleaseTests {
+  struct Waiting: View {
+    let requests: PendingRequests<Void>
+    var body: some View { Text("waiting").task { _ = try? await requests.request() } }
+  }
+
+  @Test func releasingTheHostCancelsItsTasks() async {
+    let requests = PendingRequests<Void>()
+    var host: ViewHost? = ViewHost(Waiting(requests: requests))
+    await requests.waitForRequests(1)
+    #expect(host?.runningTaskCount == 1)
+    host = nil
+    for _ in 0..<1_000 where requests.cancelled.isEmpty { await Task.yield() }
+    #expect(requests.cancelled == [0])
   }
 }

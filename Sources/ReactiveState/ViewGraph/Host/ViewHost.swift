@@ -100,6 +100,11 @@ public final class ViewHost {
     if mode == .automatic { flush() }
   }
 
+  // A host dropped without `close()` cancels the tasks it started (they hold it weakly).
+  isolated deinit {
+    for task in tasks.values { task.cancel() }
+  }
+
   /// True when some view is waiting to be re-evaluated.
   public var hasPendingUpdates: Bool { !dirty.isEmpty || !pendingEffects.isEmpty }
 
