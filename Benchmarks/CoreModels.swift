@@ -18,6 +18,12 @@ final class HandWrittenCounter: ReactiveState.Observable, @unchecked Sendable {
       return _count
     }
     set { registrar.withMutation(of: self, keyPath: \.count) { _count = newValue } }
+    _modify {
+      registrar.access(self, keyPath: \.count)
+      registrar.willSet(self, keyPath: \.count)
+      defer { registrar.didSet(self, keyPath: \.count) }
+      yield &_count
+    }
   }
   var other: Int {
     get {

@@ -33,7 +33,11 @@ struct BenchmarkRow: Sendable {
   var requiredRatio: Double? = nil
 
   var ratio: Double? { baseline.map { $0 / max(ours, 0.000_1) } }
+  /// Set when the goal is not a ratio against the baseline but was checked by the group.
+  var verdict: Bool? = nil
+
   var goalMet: Bool? {
+    if let verdict { return verdict }
     guard let requiredRatio, let ratio else { return nil }
     return ratio >= requiredRatio
   }

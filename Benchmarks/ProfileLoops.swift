@@ -43,6 +43,10 @@ enum ProfileLoops {
       let token = observe { _ = last.value }
       for i in 0..<count { head.value = i + 1 }
       withExtendedLifetime((chain, token)) {}
+    case "tracked-write":
+      let tracked = TrackedCounter()
+      ReactiveState.withObservationTracking({ _ = tracked.count }, onChange: {})
+      for i in 0..<count { tracked.count = i + 1 }
     default:
       print("unknown profile \(name)")
     }

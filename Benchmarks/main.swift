@@ -37,6 +37,7 @@ let groups: [(name: String, run: (BenchmarkHarness) -> Void)] = [
   ("core", runCoreBenchmarks),
   ("observing", runObservingBenchmarks),
   ("derived", runDerivedBenchmarks),
+  ("authoring", runAuthoringBenchmarks),
   ("viewgraph", runViewGraphBenchmarks),
 ]
 for group in groups where filter == nil || group.name.contains(filter!) {

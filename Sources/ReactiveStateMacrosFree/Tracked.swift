@@ -76,16 +76,15 @@ public struct Tracked<Value> {
       return host[keyPath: storage].storedValue
     }
     @inline(__always) set {
-      let shouldNotify = host[keyPath: storage].shouldNotify
-      let oldValue = host[keyPath: storage].storedValue
-      guard shouldNotify(oldValue, newValue) else {
+      let wrapper = host[keyPath: storage]
+      guard wrapper.shouldNotify(wrapper.storedValue, newValue) else {
         host[keyPath: storage].storedValue = newValue
         return
       }
-      let registrar = host.observationRegistrar
-      registrar.willSet(host, keyPath: wrapped)
-      defer { registrar.didSet(host, keyPath: wrapped) }
-      host[keyPath: storage].storedValue = newValue
+      // One registrar call: the slot is looked up once for willSet and didSet.
+      host.observationRegistrar.withMutation(of: host, keyPath: wrapped) {
+        host[keyPath: storage].storedValue = newValue
+      }
     }
     @inline(__always) _modify {
       let registrar = host.observationRegistrar

@@ -160,15 +160,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     source.lastReaderStamp.store(stamp, ordering: .relaxed)
     let version = source.version.load(ordering: .sequentiallyConsistent)
     inputs.append(source, version: version)
-    let candidate = cursor == nil ? firstDependency : cursor!.pointee.nextDependency
-    if let candidate, candidate.pointee.source === source {
-      candidate.pointee.version = version
-      cursor = candidate
-      return
-    }
-    GraphLock.shared.lock()
-    cursor = ReactiveNode.link(source, to: self, after: cursor, version: version)
-    GraphLock.shared.unlock()
+    cursor = reuseOrLink(source, version: version, after: cursor)
   }
 }
 

@@ -17,7 +17,7 @@ final class SubscriberList<Input>: @unchecked Sendable {
     }
   }
 
-  @usableFromInline let lock = LegacyLock()
+  @usableFromInline let lock = PThreadMutex()
   @usableFromInline var entries: [Entry] = []
   @usableFromInline var nextID: UInt64 = 0
 

@@ -258,15 +258,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     if slot.lastReaderStamp.load(ordering: .relaxed) == stamp { return }
     slot.lastReaderStamp.store(stamp, ordering: .relaxed)
     let version = slot.version.load(ordering: .sequentiallyConsistent)
-    let candidate = cursor == nil ? firstDependency : cursor!.pointee.nextDependency
-    if let candidate, candidate.pointee.source === slot {
-      candidate.pointee.version = version
-      cursor = candidate
-      return
-    }
-    GraphLock.shared.lock()
-    cursor = ReactiveNode.link(slot, to: self, after: cursor, version: version)
-    GraphLock.shared.unlock()
+    cursor = reuseOrLink(slot, version: version, after: cursor)
   }
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {

@@ -19,14 +19,7 @@
 public func withObservationTracking<T>(
   _ apply: () -> T, onChange: @autoclosure () -> @Sendable () -> Void
 ) -> T {
-  let list = AccessList.make()
-  list.begin()
-  let result = apply()
-  list.end()
-  if let parent = TrackingScope.current { list.merge(into: parent) }
-  if !list.isEmpty { OneShotObserver.install(list, onChange: onChange()) }
-  AccessList.recycle(list)
-  return result
+  trackingAccesses(apply) { list in OneShotObserver.install(list, onChange: onChange()) }
 }
 
 /// SE-0506's options form of one-shot tracking: tracks what `apply` reads and delivers the
@@ -41,12 +34,21 @@ public func withObservationTracking<T>(
   options: ObservationTracking.Options, _ apply: () -> T,
   onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
 ) -> T {
+  trackingAccesses(apply) { list in
+    EventObserver.install(list, options: options, onChange: onChange)
+  }
+}
+
+/// Runs `apply` in a fresh access list, hands its reads to the enclosing scope (nested
+/// tracking merges upward), then to `install` when there are any.
+@inline(__always)
+private func trackingAccesses<T>(_ apply: () -> T, install: (AccessList) -> Void) -> T {
   let list = AccessList.make()
   list.begin()
   let result = apply()
   list.end()
   if let parent = TrackingScope.current { list.merge(into: parent) }
-  if !list.isEmpty { EventObserver.install(list, options: options, onChange: onChange) }
+  if !list.isEmpty { install(list) }
   AccessList.recycle(list)
   return result
 }

@@ -43,6 +43,7 @@ enum ChangePropagation {
     var slot: PropertySlot? = head
     while let current = slot {
       detachLinks(of: current, into: &queue)
+      current.wideIndex = nil  // the head's index refers to the head itself
       slot = current.next
     }
     ReactiveNode.drainOrphans()

@@ -4,14 +4,16 @@
   import Darwin
 #endif
 
-/// A `pthread_mutex_t` in stable heap storage.
+/// A `pthread_mutex_t` in stable heap storage (its address never moves).
 ///
 /// Plain pthread mutexes because ThreadSanitizer understands them
-/// (`Synchronization.Mutex` reports false positives on Linux).
+/// (`Synchronization.Mutex` reports false positives on Linux). Callers never run user code
+/// while holding one.
+@usableFromInline
 final class PThreadMutex: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-  init() {
+  @usableFromInline init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
@@ -22,10 +24,10 @@ final class PThreadMutex: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-  @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+  @inlinable @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+  @inlinable @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
 
-  @inline(__always) func withLock<T>(_ body: () throws -> T) rethrows -> T {
+  @inlinable @inline(__always) func withLock<T>(_ body: () throws -> T) rethrows -> T {
     lock()
     defer { unlock() }
     return try body()

@@ -26,7 +26,14 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   private let site2 = Atomic<UInt>(0)
   private let site3 = Atomic<UInt>(0)
 
-  init(keyPath: AnyKeyPath, next: PropertySlot?) {
+  /// Position in the registrar's list (0 for the first slot created).
+  let ordinal: Int
+  /// Key path → slot for registrars with many observed properties; kept by the head slot
+  /// only (graph lock).
+  @exclusivity(unchecked) var wideIndex: [AnyKeyPath: PropertySlot]?
+
+  init(keyPath: AnyKeyPath, next: PropertySlot?, ordinal: Int) {
+    self.ordinal = ordinal
     self.keyPath = keyPath
     self.next = next
     self.nextPointer = next.map { Unmanaged.passUnretained($0).toOpaque() }
@@ -56,14 +63,22 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
       || site2.load(ordering: .relaxed) == bits || site3.load(ordering: .relaxed) == bits
   }
 
-  /// Remembers `site` in a free call-site word (when all four are taken, lookups by that site
-  /// keep materialising the key path, which is only slower).
+  /// Remembers `site` in a free call-site word.
   func remember(site: UnsafeRawPointer) {
     let bits = UInt(bitPattern: site)
     if site0.compareExchange(expected: 0, desired: bits, ordering: .relaxed).exchanged { return }
     if site1.compareExchange(expected: 0, desired: bits, ordering: .relaxed).exchanged { return }
     if site2.compareExchange(expected: 0, desired: bits, ordering: .relaxed).exchanged { return }
-    _ = site3.compareExchange(expected: 0, desired: bits, ordering: .relaxed)
+    if site3.compareExchange(expected: 0, desired: bits, ordering: .relaxed).exchanged { return }
+    // All taken (an accessor inlined at many call sites): evict one, chosen by the site's
+    // bits, so the sites in use right now stay cached. Every word only ever holds a site
+    // known to name this slot, so eviction cannot mislead a lookup.
+    switch (bits >> 4) & 3 {
+    case 0: site0.store(bits, ordering: .relaxed)
+    case 1: site1.store(bits, ordering: .relaxed)
+    case 2: site2.store(bits, ordering: .relaxed)
+    default: site3.store(bits, ordering: .relaxed)
+    }
   }
 
   /// Slow comparison; on success remembers `candidate` as an alias when none is set yet.

@@ -133,6 +133,24 @@ class ReactiveNode: @unchecked Sendable {
     LinkAllocator.recycle(link)
   }
 
+  /// A running subscriber's read of `source`: when the link after `cursor` already points at
+  /// it (the previous run read the same thing in the same order) only its version is updated
+  /// — no lock, no allocation; otherwise a new link is spliced in after `cursor` under the
+  /// graph lock. Returns the new cursor. Called only by the subscriber's running thread.
+  @inline(__always)
+  final func reuseOrLink(_ source: SourceNode, version: UInt64, after cursor: LinkPointer?)
+    -> LinkPointer
+  {
+    let candidate = cursor == nil ? firstDependency : cursor!.pointee.nextDependency
+    if let candidate, candidate.pointee.source === source {
+      candidate.pointee.version = version
+      return candidate
+    }
+    GraphLock.shared.lock()
+    defer { GraphLock.shared.unlock() }
+    return ReactiveNode.link(source, to: self, after: cursor, version: version)
+  }
+
   /// Removes every dependency edge of this subscriber.
   final func unlinkAllDependencies() {
     while let link = firstDependency { ReactiveNode.unlink(link) }

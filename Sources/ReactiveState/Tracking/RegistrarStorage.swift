@@ -34,8 +34,28 @@ final class RegistrarStorage: @unchecked Sendable {
     return nil
   }
 
+  /// Objects with more observed properties than this (e.g. one per subscript index) are
+  /// looked up through a hash index instead of the list. The index lives in the current head
+  /// slot (it moves to each new head under the graph lock), so a registrar that was never
+  /// observed stays one atomic word.
+  private static let listLimit = 8
+
+  private var headSlot: PropertySlot? {
+    firstSlot.load(ordering: .acquiring).map {
+      Unmanaged<PropertySlot>.fromOpaque($0).takeUnretainedValue()
+    }
+  }
+
   /// The slot for `keyPath`, if one was ever created.
   func existingSlot(for keyPath: AnyKeyPath) -> PropertySlot? {
+    guard let head = headSlot else { return nil }
+    if head.ordinal >= Self.listLimit {
+      return GraphLock.shared.withLock { headSlot?.wideIndex?[keyPath] }
+    }
+    return existingSlotInList(for: keyPath)
+  }
+
+  private func existingSlotInList(for keyPath: AnyKeyPath) -> PropertySlot? {
     let identity = Unmanaged.passUnretained(keyPath).toOpaque()
     let found =
       firstSlot { $0.matchesIdentity(identity) } ?? firstSlot { $0.matchesByValue(keyPath) }
@@ -48,11 +68,27 @@ final class RegistrarStorage: @unchecked Sendable {
     GraphLock.shared.lock()
     defer { GraphLock.shared.unlock() }
     // Another thread may have inserted it meanwhile.
-    if let slot = existingSlot(for: keyPath) { return slot }
-    let head = firstSlot.load(ordering: .acquiring).map {
-      Unmanaged<PropertySlot>.fromOpaque($0).takeUnretainedValue()
+    let head = headSlot
+    let count = head.map { $0.ordinal + 1 } ?? 0
+    if let slot = count > Self.listLimit
+      ? head?.wideIndex?[keyPath] : existingSlotInList(for: keyPath)
+    {
+      return slot
     }
-    let slot = PropertySlot(keyPath: keyPath, next: head)
+    let slot = PropertySlot(keyPath: keyPath, next: head, ordinal: count)
+    if count >= Self.listLimit {
+      var index = head?.wideIndex ?? [:]
+      head?.wideIndex = nil
+      if index.isEmpty {
+        var cursor = head
+        while let current = cursor {
+          index[current.keyPath] = current
+          cursor = current.next
+        }
+      }
+      index[keyPath] = slot
+      slot.wideIndex = index
+    }
     firstSlot.store(Unmanaged.passRetained(slot).toOpaque(), ordering: .sequentiallyConsistent)
     return slot
   }
