@@ -93,3 +93,22 @@ import Testing
     #expect(host.texts == ["a20 1"])
   }
 }
+
+/// How presented content renders.
+@MainActor
+@Suite struct ViewGraphSheetRenderTests {
+  struct Shown: View {
+    @State private var isPresented = true
+    var body: some View {
+      Text("base").sheet(isPresented: $isPresented) { Text("inside") }
+    }
+  }
+
+  @Test func presentedContentRendersUnderASheetLine() {
+    let lines = ViewHost(Shown()).render().split(separator: "\n").map(String.init)
+    let sheet = lines.firstIndex { $0.hasSuffix("Sheet") }
+    let inside = lines.firstIndex { $0.hasSuffix("Text \"inside\"") }
+    #expect(sheet != nil && inside == sheet.map { $0 + 1 })
+    #expect(lines.contains { $0.hasSuffix("Text \"base\"") })
+  }
+}

@@ -3,7 +3,7 @@
 ///
 /// The presented content is mounted as a child identity of this view (after `content`), keyed
 /// by the item's id: presenting another item ends the previous content's identity (state,
-/// tasks) and mounts a new one. It renders under a `sheet` line, and ``ViewHost`` actions
+/// tasks) and mounts a new one. It renders under a `Sheet` line, and ``ViewHost`` actions
 /// (``ViewHost/tap(_:occurrence:)``, …) find its controls. Its environment carries a
 /// ``DismissAction`` (`@Environment(\.dismiss)`) that resets the binding. `onDismiss` runs
 /// after the pass in which the presentation ended, however it ended.
@@ -26,12 +26,26 @@ public struct SheetView<Content: View, Sheet: View>: View, PrimitiveView {
     if let current {
       let action = DismissAction(closing: state.dismiss)
       let root = current.content.environment(\.dismiss, action).environment(\.isPresented, true)
-      specs.append(ChildSpec(component: .explicit(SheetIdentity(id: current.id)), view: root))
+      specs.append(
+        ChildSpec(
+          component: .explicit(SheetIdentity(id: current.id)),
+          view: PresentedSheet(content: root)))
     }
     return specs
   }
 
   func renderLine(_ node: ViewNode) -> String? { nil }
+}
+
+/// The root of presented content: renders as a `Sheet` line above it.
+public struct PresentedSheet<Content: View>: View, PrimitiveView {
+  let content: Content
+
+  func makeChildren(_ node: ViewNode) -> [ChildSpec] {
+    [ChildSpec(component: .slot(0), view: content)]
+  }
+
+  func renderLine(_ node: ViewNode) -> String? { "Sheet" }
 }
 
 /// The identity component of presented content.
