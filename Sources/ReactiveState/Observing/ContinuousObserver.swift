@@ -28,6 +28,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
   private let hasScheduler: Bool
+  /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
+  /// update pass): transactions do not run it at their end, and a change made by the run
+  /// itself queues a new run instead of repeating the body inline.
+  private let parksRuns: Bool
   private let label: String
   private let scope = ObserverScope()
 
@@ -57,12 +61,13 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   init(
     triggers: ObservationTracking.Options, scheduler: (any ObservationScheduler)?, label: String,
-    body: Body
+    parksRuns: Bool = false, body: Body
   ) {
     self.body = body
     self.triggers = triggers
     self.scheduler = scheduler
     self.hasScheduler = scheduler != nil
+    self.parksRuns = parksRuns && scheduler != nil
     self.label = label
     var interest: MutationInterest = []
     if triggers.contains(.willSet) { interest.insert(.willSet) }
@@ -91,6 +96,43 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     let certain = pendingIsCertain
     GraphLock.shared.unlock()
     execute(kind: kind, keyPath: keyPath, certain: certain)
+  }
+
+  /// Runs the body now on the calling thread: the queued run (with its event) if a change is
+  /// pending, otherwise a run with an `.initial` event (its owner needs fresh output, e.g. a
+  /// view whose parent passed new inputs). The parked scheduler work of a consumed queued run
+  /// finds nothing to do. No-op while running or after cancellation.
+  ///
+  /// Unless `force` is set, a queued run caused only by derived inputs is skipped when they
+  /// recompute to equal values (the equality cut-off); `force` always runs the body.
+  func runNow(force: Bool) {
+    GraphLock.shared.lock()
+    let kind: ObservationTracking.Event.Kind
+    let keyPath: AnyKeyPath?
+    let certain: Bool
+    switch phase {
+    case .queued:
+      kind = pendingKind
+      keyPath = pendingKeyPath
+      certain = force || pendingIsCertain
+    case .idle:
+      kind = .initial
+      keyPath = nil
+      certain = true
+    case .running, .cancelled:
+      GraphLock.shared.unlock()
+      return
+    }
+    phase = .running
+    dirtyWhileRunning = false
+    pendingKeyPath = nil
+    GraphLock.shared.unlock()
+    execute(kind: kind, keyPath: keyPath, certain: certain)
+  }
+
+  /// The key path of the change a queued run is waiting for, if any.
+  var queuedKeyPath: AnyKeyPath? {
+    GraphLock.shared.withLock { phase == .queued ? pendingKeyPath : nil }
   }
 
   /// Drops a queued run (cycle protection), with a diagnostic.
@@ -153,6 +195,13 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         return
       }
       dirtyWhileRunning = false
+      if parksRuns, let scheduler {
+        // The run changed something it read: its owner decides when to run it again.
+        phase = .queued
+        GraphLock.shared.unlock()
+        scheduler.schedule { [self] in runIfQueued() }
+        return
+      }
       kind = pendingKind
       keyPath = pendingKeyPath
       certain = pendingIsCertain
@@ -277,7 +326,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       let keyPath = startKeyPath
       startKeyPath = nil
       execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
-    } else if let transaction = ObservationTransaction.current {
+    } else if !parksRuns, let transaction = ObservationTransaction.current {
       transaction.postpone(self)
     } else if let scheduler {
       scheduler.schedule { [self] in runIfQueued() }

@@ -7,12 +7,19 @@ final class StateCell<Value>: Observable {
   /// False once the identity ended: later writes (from captured bindings or closures) are dropped.
   var isLive = true
   private weak var node: ViewNode?
+  /// The host, kept apart from the node so a write after the identity ended can be reported.
+  private weak var host: ViewHost?
   private let label: String
+  private let viewName: String
+  private let viewPath: String
 
   init(_ initial: Value, node: ViewNode, label: String) {
     storage = initial
     self.node = node
+    self.host = node.host
     self.label = label
+    viewName = node.typeName
+    viewPath = node.path
   }
 
   /// The current value; reading it inside a body makes that body depend on it.
@@ -24,7 +31,14 @@ final class StateCell<Value>: Observable {
   /// Writes `newValue` unless the identity ended, a view update is running (a runtime issue) or
   /// the value is equal to the current one.
   func set(_ newValue: Value) {
-    guard isLive, let node, let host = node.host else { return }
+    guard isLive, let node, let host = node.host else {
+      host?.recordIssue(
+        .writeToEndedIdentity,
+        "\(viewName).\(label) was written after its view's identity ended (a captured binding "
+          + "or closure outlived it); the write was ignored",
+        viewPath: viewPath)
+      return
+    }
     if let updating = ViewGraphRuntime.updatingNode {
       host.record(
         .stateWriteDuringUpdate,

@@ -16,6 +16,12 @@ public struct RuntimeIssue: Sendable, Equatable, CustomStringConvertible {
     case duplicateID
     /// Updates kept scheduling further updates; the flush stopped after the pass limit.
     case updateLoop
+    /// `@State` (or another identity-owned storage) was written after its identity ended; the
+    /// write was ignored.
+    case writeToEndedIdentity
+    /// A legacy `ObservableObject` sent `objectWillChange` while a body was being evaluated;
+    /// its observers update in a later pass.
+    case objectWillChangeDuringUpdate
   }
 
   /// The category.

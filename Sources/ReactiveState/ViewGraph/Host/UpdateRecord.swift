@@ -12,6 +12,9 @@ public enum UpdateCause: Sendable, Equatable, CustomStringConvertible {
   case unknownProperty
   /// Its parent re-evaluated and produced a view value not known to be equal to the previous.
   case parentInput
+  /// A legacy `ObservableObject` it subscribes to (`@StateObject`, `@ObservedObject`,
+  /// `@EnvironmentObject`) sent `objectWillChange`: the object's type.
+  case objectWillChange(type: String)
 
   /// A short phrase, e.g. `state Counter.count`.
   public var description: String {
@@ -22,6 +25,7 @@ public enum UpdateCause: Sendable, Equatable, CustomStringConvertible {
     case .modelProperty(let keyPath): "property \(keyPath)"
     case .unknownProperty: "observable property"
     case .parentInput: "new input from parent"
+    case .objectWillChange(let type): "\(type).objectWillChange"
     }
   }
 }

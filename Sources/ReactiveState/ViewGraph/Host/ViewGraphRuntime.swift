@@ -27,35 +27,4 @@ enum ViewGraphRuntime {
   static func recordMainThread() {
     if mainThread == nil { mainThread = pthread_self() }
   }
-
-  /// The `onChange` handler for one tracking scope of `reference`'s node. The event names the
-  /// key path that is about to change; a write by a view-graph cell (`@State`, environment)
-  /// names itself through ``currentCause`` instead.
-  nonisolated static func invalidation(_ reference: WeakNodeReference, generation: UInt64)
-    -> @Sendable (ObservationTracking.Event) -> Void
-  {
-    { event in
-      if let main = mainThread, pthread_equal(main, pthread_self()) != 0 {
-        MainActor.assumeIsolated {
-          invalidate(reference, generation: generation, event: event, cause: currentCause)
-        }
-      } else {
-        Task { @MainActor in
-          invalidate(reference, generation: generation, event: event, cause: nil)
-        }
-      }
-    }
-  }
-
-  private static func invalidate(
-    _ reference: WeakNodeReference, generation: UInt64, event: ObservationTracking.Event,
-    cause: UpdateCause?
-  ) {
-    guard let node = reference.node, node.isLive, node.generation == generation else { return }
-    // `Event.keyPath` is internal to the engine; the view graph lives in the same module.
-    let resolved =
-      cause ?? event.keyPath.map { .modelProperty(ObservedKeyPath($0)) }
-      ?? .unknownProperty
-    node.host?.invalidate(node, cause: resolved)
-  }
 }

@@ -33,9 +33,20 @@
 ///   `.environment(_:)`); that view's body is not evaluated and it renders as a warning line.
 /// - A reused child is re-evaluated only if it is dirty or its new value is not known to be
 ///   equal (memberwise, closures never equal); built-in views are always re-expanded.
+/// - Tracking: each node owns one continuous observer (``withContinuousObservation``'s
+///   engine, `.willSet` events) whose scheduler parks re-runs: a change marks the node dirty
+///   and the host runs the queued run when it evaluates the node in its pass. Dependencies are
+///   re-collected with reused edges on every run, so a child re-evaluated by its parent leaves
+///   no stale registration behind; the observer is cancelled when the identity ends. A body
+///   that writes a property it read is recorded and re-evaluated in the next pass (never
+///   re-entered).
 /// - ``updateLog`` names what invalidated each evaluation: the `@State` property, the
-///   environment key, or the model's key path (from the event form of
-///   `withObservationTracking(options:_:onChange:)`, whose event carries it).
+///   environment key, the model's key path (from the observer's event), or the legacy object
+///   whose `objectWillChange` fired.
+/// - Post-pass effects run in a fixed order after each pass: every `onDisappear` (post-order:
+///   children first), every `onAppear` (pre-order), `onChange` actions, then task
+///   cancellations and starts. Tasks are main-actor `Task`s tracked by the
+///   host (``runningTaskCount``, ``settle()``); ``close()`` ends every identity.
 @MainActor
 public final class ViewHost {
   /// When pending updates are applied.
@@ -70,8 +81,13 @@ public final class ViewHost {
   private var flushScheduled = false
   private var nextSerial = 0
   private var bodyCountsByType: [String: Int] = [:]
-  /// Actions to run after the current pass (`onChange`), in enqueue order.
-  private var pendingEffects: [@MainActor () -> Void] = []
+  /// Actions to run after the current pass (lifecycle, `onChange`, tasks), by phase.
+  private var pendingEffects = EffectQueue()
+  /// Tasks started by `.task` modifiers that have not finished, by serial.
+  var tasks: [Int: Task<Void, Never>] = [:]
+  var nextTaskSerial = 0
+  /// Set once ``close()`` ended every identity; the host no longer updates.
+  public internal(set) var isClosed = false
 
   /// Mounts `root` and evaluates the whole tree once.
   public init<Root: View>(_ root: Root, mode: UpdateMode = .automatic) {
@@ -82,6 +98,11 @@ public final class ViewHost {
     evaluate(self.root, cause: .mount)
     evaluatedThisPass = []
     if mode == .automatic { flush() }
+  }
+
+  // A host dropped without `close()` cancels the tasks it started (they hold it weakly).
+  isolated deinit {
+    for task in tasks.values { task.cancel() }
   }
 
   /// True when some view is waiting to be re-evaluated.
@@ -131,7 +152,7 @@ public final class ViewHost {
   /// `onChange` actions it triggered, until nothing is dirty or ``maxPassesPerFlush`` passes
   /// ran (then ``RuntimeIssue/Kind/updateLoop`` is recorded and the rest is dropped).
   public func flush() {
-    guard !isFlushing else { return }
+    guard !isFlushing, !isClosed else { return }
     isFlushing = true
     defer { isFlushing = false }
     var passes = 0
@@ -163,17 +184,19 @@ public final class ViewHost {
     pendingEffects.removeAll()
   }
 
-  /// Schedules `effect` to run after the current pass, outside any tracking scope.
-  func enqueueEffect(_ effect: @escaping @MainActor () -> Void) {
-    pendingEffects.append(effect)
+  /// Schedules `effect` to run after the current pass, outside any tracking scope, in `phase`
+  /// order (see ``EffectQueue``).
+  func enqueueEffect(
+    _ phase: EffectPhase = .change, _ effect: @escaping @MainActor () -> Void
+  ) {
+    pendingEffects.append(phase, effect)
+    scheduleFlushIfNeeded()
   }
 
   /// Runs the effects queued by the last pass; their writes dirty views for the next pass.
-  private func runEffects() {
+  func runEffects() {
     while !pendingEffects.isEmpty {
-      let effects = pendingEffects
-      pendingEffects = []
-      for effect in effects { effect() }
+      for effect in pendingEffects.takeAll() { effect() }
     }
   }
 
@@ -193,7 +216,7 @@ public final class ViewHost {
     markDirty(node, cause: cause)
   }
 
-  private func markDirty(_ node: ViewNode, cause: UpdateCause) {
+  func markDirty(_ node: ViewNode, cause: UpdateCause) {
     guard dirty.insert(node) else { return }
     node.pendingCause = cause
     scheduleFlushIfNeeded()
@@ -210,7 +233,11 @@ public final class ViewHost {
   }
 
   func record(_ kind: RuntimeIssue.Kind, _ message: String, node: ViewNode) {
-    issues.append(RuntimeIssue(kind: kind, message: message, viewPath: node.path))
+    recordIssue(kind, message, viewPath: node.path)
+  }
+
+  func recordIssue(_ kind: RuntimeIssue.Kind, _ message: String, viewPath: String) {
+    issues.append(RuntimeIssue(kind: kind, message: message, viewPath: viewPath))
   }
 
   // MARK: - Evaluation
@@ -227,12 +254,14 @@ public final class ViewHost {
 
   /// Evaluates `node`'s body (or expansion) in its own tracking scope, then reconciles its
   /// children outside that scope so their reads stay theirs.
-  private func evaluate(_ node: ViewNode, cause: UpdateCause) {
+  private func evaluate(_ node: ViewNode, cause: UpdateCause, newInput: Bool = false) {
     dirty.remove(node)
     node.pendingCause = nil
     evaluatedThisPass.insert(node.id)
-    node.generation &+= 1
-    let specs: [ChildSpec]
+    let specs: [ChildSpec]?
+    // A mount or new input from the parent always evaluates; a change parked by the node's
+    // observer may be skipped by the equality cut-off of derived values it read.
+    let force = newInput || cause == .mount || cause == .parentInput
     if let primitive = node.view as? any PrimitiveView {
       node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
       if cause != .mount, cause != .parentInput {
@@ -241,21 +270,29 @@ public final class ViewHost {
         updateLog.append(
           UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
       }
-      specs = tracked(node) { primitive.makeChildren(node) }
+      specs = tracked(node, force: force) { _ in primitive.makeChildren(node) }
     } else {
       node.childEnvironment = node.environment
       let failures = DynamicPropertyInstaller.install(node.view, in: node)
       if failures.isEmpty {
         node.failure = nil
-        noteBodyEvaluation(node, cause: cause)
         let view = node.view
-        specs = [ChildSpec(component: .slot(0), view: tracked(node) { evaluateBody(view) })]
+        specs = tracked(node, force: force) { [unowned self] event in
+          // A change made off the main actor arrives without a cause; the event names it.
+          var cause = cause
+          if cause == .unknownProperty, let keyPath = event.keyPath {
+            cause = .modelProperty(ObservedKeyPath(keyPath))
+          }
+          noteBodyEvaluation(node, cause: cause)
+          return [ChildSpec(component: .slot(0), view: evaluateBody(view))]
+        }
       } else {
         node.failure = failures.joined(separator: "; ")
         for failure in failures { record(.missingEnvironmentObject, failure, node: node) }
         specs = []
       }
     }
+    guard let specs else { return }
     reconcile(node, with: specs)
   }
 
@@ -268,13 +305,15 @@ public final class ViewHost {
       UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
   }
 
-  private func tracked<T>(_ node: ViewNode, _ apply: () -> T) -> T {
+  /// Runs `apply` as `node`'s tracked evaluation (its continuous observer's run).
+  private func tracked(
+    _ node: ViewNode, force: Bool,
+    _ apply: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec]
+  ) -> [ChildSpec]? {
     let outer = ViewGraphRuntime.updatingNode
     ViewGraphRuntime.updatingNode = node
     defer { ViewGraphRuntime.updatingNode = outer }
-    return withObservationTracking(
-      options: .willSet, apply,
-      onChange: ViewGraphRuntime.invalidation(node.reference, generation: node.generation))
+    return node.runTracked(force: force, apply)
   }
 
   private struct ChildKey: Hashable {
@@ -321,13 +360,15 @@ public final class ViewHost {
       if evaluatedThisPass.contains(child.id) {
         markDirty(child, cause: .parentInput)
       } else {
-        evaluate(child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput)
+        evaluate(
+          child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput,
+          newInput: inputChanged)
       }
     }
     node.children = children
   }
 
-  private func remove(_ node: ViewNode) {
+  func remove(_ node: ViewNode) {
     node.teardown()
     forEachNode(under: node) { dirty.remove($0) }
   }

@@ -23,8 +23,6 @@ final class ViewNode {
   var childEnvironment: EnvironmentValues
   /// Cells this node provides to its subtree (`.environment` modifiers), by key.
   var ownedEnvironmentCells: [ObjectIdentifier: EnvironmentCell] = [:]
-  /// Bumped on every evaluation; invalidations from older tracking scopes are ignored.
-  var generation: UInt64 = 0
   var isLive = true
   /// Body evaluations of this identity.
   var bodyCount = 0
@@ -35,6 +33,13 @@ final class ViewNode {
   /// Why the node is dirty, recorded by the first invalidation of the current batch.
   var pendingCause: UpdateCause?
   lazy var reference = WeakNodeReference(self)
+  /// The node's single continuous observer (see `runTracked`), created at first evaluation.
+  var observer: ContinuousObserver?
+  /// Keeps ``observer`` alive; cancelled at teardown.
+  var observationToken: ObservationToken?
+  /// The evaluation the observer's next run performs, and its output.
+  var pendingWork: (@MainActor (ObservationTracking.Event) -> [ChildSpec])?
+  var workResult: [ChildSpec]?
 
   init(
     view: any View, component: IdentityComponent, parent: ViewNode?, host: ViewHost,
@@ -73,10 +78,13 @@ final class ViewNode {
   /// Ends the identity: storage stops accepting writes, subscriptions are ignored from now on.
   func teardown() {
     isLive = false
+    observationToken?.cancel()
     for slot in slots.values {
       (slot as? any KillableCell)?.kill()
     }
     for child in children { child.teardown() }
+    // Post-order: a child's `onDisappear` runs before its ancestors' (appear is pre-order).
+    queueEndOfLifeEffects()
   }
 
   private static var names: [ObjectIdentifier: String] = [:]

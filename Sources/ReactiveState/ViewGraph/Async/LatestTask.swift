@@ -1,0 +1,66 @@
+/// Runs asynchronous work where only the latest request may commit its result — the race
+/// pattern of search fields and reloads — for `@MainActor` models.
+///
+/// ``run(_:commit:)``:
+/// 1. cancels the previous task and bumps ``revision``;
+/// 2. starts `operation` in a main-actor `Task`;
+/// 3. when it completes, calls `commit` only if its revision is still the latest and it was
+///    not cancelled — a stale result (a slow first request finishing after a second one) is
+///    dropped, whatever it is;
+/// 4. treats cancellation as a non-error: a `CancellationError` (or any failure of a cancelled
+///    task) is never committed, so "cancelled" never shows as "failed".
+///
+/// Store it in a model as an untracked property (no registrar access), so starting and
+/// cancelling tasks invalidates no view.
+@MainActor
+public final class LatestTask<Value> {
+  /// Incremented by every ``run(_:commit:)`` and ``cancel()``; a task commits only while its
+  /// own revision is current.
+  public private(set) var revision = 0
+  private var task: Task<Void, Never>?
+
+  /// Creates an idle runner.
+  public init() {}
+
+  /// True while the latest task has not finished.
+  public var isRunning: Bool { task != nil }
+
+  /// Cancels the previous task and runs `operation`; `commit` receives its result only if it is
+  /// still the latest and not cancelled (see the type's contract). Returns the new task.
+  @discardableResult
+  public func run(
+    _ operation: @escaping @MainActor () async throws -> Value,
+    commit: @escaping @MainActor (Result<Value, any Error>) -> Void
+  ) -> Task<Void, Never> {
+    task?.cancel()
+    revision += 1
+    let mine = revision
+    let task = Task { @MainActor [weak self] in
+      let result: Result<Value, any Error>
+      do {
+        result = .success(try await operation())
+      } catch {
+        result = .failure(error)
+      }
+      guard let self, self.revision == mine else { return }
+      self.task = nil
+      if Task.isCancelled { return }
+      if case .failure(let error) = result, error is CancellationError { return }
+      commit(result)
+    }
+    self.task = task
+    return task
+  }
+
+  /// Cancels the running task (its result will not be committed). Idempotent.
+  public func cancel() {
+    task?.cancel()
+    task = nil
+    revision += 1
+  }
+
+  /// Waits until the latest task (at the time of the call) has finished and committed.
+  public func wait() async {
+    await task?.value
+  }
+}

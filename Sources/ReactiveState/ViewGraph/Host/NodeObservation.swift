@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The scheduler of one node's continuous observer: it never runs the re-evaluation itself but
+/// parks it by marking the node dirty, so the host evaluates it during its next update pass
+/// (parents first, each node at most once per pass). The evaluation consumes the queued run
+/// (`ContinuousObserver.runNow()`), so the parked work is dropped.
+final class NodeScheduler: ObservationScheduler {
+  private let reference: WeakNodeReference
+
+  init(_ reference: WeakNodeReference) { self.reference = reference }
+
+  func schedule(_ work: @escaping @Sendable () -> Void) {
+    let reference = reference
+    if let main = ViewGraphRuntime.mainThread, pthread_equal(main, pthread_self()) != 0 {
+      MainActor.assumeIsolated {
+        NodeScheduler.invalidate(reference, cause: ViewGraphRuntime.currentCause)
+      }
+    } else {
+      // A model mutated on another thread: hop to the main actor (no `@State` cause there).
+      Task { @MainActor in NodeScheduler.invalidate(reference, cause: nil) }
+    }
+  }
+
+  @MainActor
+  private static func invalidate(_ reference: WeakNodeReference, cause: UpdateCause?) {
+    guard let node = reference.node, node.isLive else { return }
+    // The key path is known now (the observer queued it); view-graph cells name themselves.
+    let resolved =
+      cause ?? node.observer?.queuedKeyPath.map { .modelProperty(ObservedKeyPath($0)) }
+      ?? .unknownProperty
+    node.host?.invalidate(node, cause: resolved)
+  }
+}
+
+extension ViewNode {
+  /// Runs `work` as this node's tracked evaluation: the first call creates the node's single
+  /// continuous observer (edges are reused across runs, cancelled at teardown); later calls
+  /// re-run it. Returns what `work` produced, or nil when the run was skipped (unless `force`:
+  /// only derived values it read were invalidated and they recomputed to equal values).
+  func runTracked(
+    force: Bool, _ work: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec]
+  ) -> [ChildSpec]? {
+    pendingWork = work
+    defer {
+      pendingWork = nil
+    }
+    if let observer {
+      observer.runNow(force: force)
+    } else {
+      let reference = reference
+      let observer = ContinuousObserver(
+        triggers: .willSet, scheduler: NodeScheduler(reference), label: "\(typeName).body",
+        parksRuns: true,
+        body: .events { event in
+          MainActor.assumeIsolated {
+            guard let node = reference.node, let work = node.pendingWork else { return }
+            node.workResult = work(event)
+          }
+        })
+      self.observer = observer
+      observationToken = ObservationToken(observer)
+      observer.start()
+    }
+    let result = workResult
+    workResult = nil
+    return result
+  }
+}

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One view identity's subscription to a legacy object's `objectWillChange`: every `send()`
+/// invalidates the view, whatever it read (object-level, the coarse legacy rule). Held in a
+/// node slot; re-subscribed when the instance changes; cancelled when the identity ends.
+@MainActor
+final class LegacySubscription: KillableCell {
+  private(set) var object: AnyObject?
+  private var cancellable: AnyCancellable?
+  private let reference: WeakNodeReference
+  private let typeName: String
+
+  init(node: ViewNode, typeName: String) {
+    reference = node.reference
+    self.typeName = typeName
+  }
+
+  /// Subscribes to `object` unless it is the one already subscribed to.
+  func subscribe(to object: some ObservableObject) {
+    guard self.object !== object else { return }
+    cancellable?.cancel()
+    self.object = object
+    let reference = reference
+    let typeName = typeName
+    cancellable = object.objectWillChange.sink { _ in
+      if let main = ViewGraphRuntime.mainThread, pthread_equal(main, pthread_self()) != 0 {
+        MainActor.assumeIsolated { LegacySubscription.objectWillChange(reference, typeName) }
+      } else {
+        Task { @MainActor in LegacySubscription.objectWillChange(reference, typeName) }
+      }
+    }
+  }
+
+  func kill() {
+    cancellable?.cancel()
+    cancellable = nil
+  }
+
+  private static func objectWillChange(_ reference: WeakNodeReference, _ typeName: String) {
+    guard let node = reference.node, node.isLive, let host = node.host else { return }
+    if let updating = ViewGraphRuntime.updatingNode {
+      host.record(
+        .objectWillChangeDuringUpdate,
+        "\(typeName).objectWillChange was sent while \(updating.typeName) was being evaluated "
+          + "(a @Published property written during body); \(node.typeName) will update in a "
+          + "later pass",
+        node: updating)
+    }
+    host.markDirty(node, cause: .objectWillChange(type: typeName))
+  }
+}
+
+extension ViewNode {
+  /// The ``LegacySubscription`` in `slot` (created on first use).
+  func legacySubscription(slot: Int, typeName: String) -> LegacySubscription {
+    if let existing = slots[slot] as? LegacySubscription { return existing }
+    let created = LegacySubscription(node: self, typeName: typeName)
+    slots[slot] = created
+    return created
+  }
+}

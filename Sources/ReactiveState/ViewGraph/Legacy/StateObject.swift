@@ -1,0 +1,65 @@
+/// A view-owned legacy model, as SwiftUI's `@StateObject`: the autoclosure runs once per view
+/// identity (its first evaluation; again only for a new identity, e.g. after `.id` changes),
+/// and the view is invalidated by every `objectWillChange` of the object (object-level, not
+/// per property). Other view values of the same identity evaluate their autoclosure never.
+@MainActor
+@propertyWrapper
+public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
+  let thunk: () -> ObjectType
+  let handle = StateObjectHandle<ObjectType>()
+
+  /// Wraps the object to create (lazily, once per identity).
+  public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) {
+    self.thunk = thunk
+  }
+
+  /// The identity's object. Read outside a mounted view it is created now and not kept.
+  public var wrappedValue: ObjectType {
+    if let object = handle.object { return object }
+    let object = thunk()
+    handle.object = object
+    return object
+  }
+
+  /// Bindings to the object's properties (`$model.name`).
+  public var projectedValue: ObservedObject<ObjectType>.Wrapper {
+    ObservedObject<ObjectType>.Wrapper(object: wrappedValue)
+  }
+}
+
+extension StateObject: InstallableProperty, NodeOwnedProperty {
+  func install(in node: ViewNode, slot: Int, label: String) -> String? {
+    let holder: StateObjectHolder<ObjectType>
+    if let existing = node.slots[slot] as? StateObjectHolder<ObjectType> {
+      holder = existing
+    } else {
+      holder = StateObjectHolder(
+        object: thunk(),
+        subscription: LegacySubscription(node: node, typeName: "\(ObjectType.self)"))
+      node.slots[slot] = holder
+    }
+    holder.subscription.subscribe(to: holder.object)
+    handle.object = holder.object
+    return nil
+  }
+}
+
+/// Links a ``StateObject`` view value to its identity's object.
+@MainActor
+final class StateObjectHandle<ObjectType> {
+  var object: ObjectType?
+}
+
+/// The identity's object and its subscription.
+@MainActor
+final class StateObjectHolder<ObjectType: ObservableObject>: KillableCell {
+  let object: ObjectType
+  let subscription: LegacySubscription
+
+  init(object: ObjectType, subscription: LegacySubscription) {
+    self.object = object
+    self.subscription = subscription
+  }
+
+  func kill() { subscription.kill() }
+}

@@ -1,0 +1,256 @@
+import ReactiveStateMacrosFree
+import Testing
+
+@MainActor
+@Suite("S13 S24 legacy ObservableObject", .serialized) struct S13S24LegacyTests {
+  // MARK: S13
+
+  struct CountLabel: View {
+    @ObservedObject var model: LegacyCounterModel
+    var body: some View { Text("count \(model.count)") }
+  }
+
+  struct LegacyOwner: View {
+    @StateObject private var model = LegacyCounterModel()
+    var body: some View {
+      VStack {
+        Button("Increment") { model.count += 1 }
+        TextField("Note", text: $model.note)
+        CountLabel(model: model)
+      }
+    }
+  }
+
+  @Test("S13 object-level invalidation: any published change re-evaluates observers")
+  func objectLevelInvalidation() throws {
+    let host = ViewHost(LegacyOwner())
+    try host.tap("Increment")
+    #expect(host.texts.contains("count 1"))
+    host.resetCounts()
+    try host.type("x", into: "Note")
+    #expect(host.bodyCount(CountLabel.self) == 1, "the label does not read `note`, yet updates")
+    #expect(host.bodyCount(LegacyOwner.self) == 1)
+    let causes = host.updateLog.filter { $0.view == "CountLabel" }.map(\.cause)
+    #expect(causes == [.objectWillChange(type: "LegacyCounterModel")])
+  }
+
+  struct BrokenChild: View {
+    @ObservedObject var model = LegacyCounterModel()
+    var body: some View {
+      Button("Broken \(model.count)") { model.count += 1 }
+    }
+  }
+
+  struct OwningChild: View {
+    @StateObject var model = LegacyCounterModel()
+    var body: some View {
+      Button("Owned \(model.count)") { model.count += 1 }
+    }
+  }
+
+  struct LegacyParent: View {
+    @State private var tick = 0
+    var body: some View {
+      VStack {
+        Button("Tick \(tick)") { tick += 1 }
+        BrokenChild()
+        OwningChild()
+      }
+    }
+  }
+
+  @Test("S13 @ObservedObject var model = Model() is re-created on parent re-evaluation")
+  func brokenFormRecreates() throws {
+    LegacyCounterModel.created = 0
+    let host = ViewHost(LegacyParent())
+    let createdAtMount = LegacyCounterModel.created
+    #expect(createdAtMount == 2, "one broken, one owned (the autoclosure ran once)")
+    try host.tap("Broken 0")
+    try host.tap("Owned 0")
+    #expect(host.texts.contains("Broken 1") && host.texts.contains("Owned 1"))
+    try host.tap("Tick 0")
+    #expect(host.texts.contains("Broken 0"), "the broken form lost its model")
+    #expect(host.texts.contains("Owned 1"), "@StateObject kept its model")
+    #expect(LegacyCounterModel.created == createdAtMount + 1, "only the broken form re-created")
+  }
+
+  struct Keyed: View {
+    @State private var key = 0
+    var body: some View {
+      VStack {
+        Button("New identity") { key += 1 }
+        OwningChild().id(key)
+      }
+    }
+  }
+
+  @Test("@StateObject's autoclosure runs again after an identity change")
+  func stateObjectPerIdentity() throws {
+    LegacyCounterModel.created = 0
+    let host = ViewHost(Keyed())
+    try host.tap("Owned 0")
+    #expect(LegacyCounterModel.created == 1)
+    try host.tap("New identity")
+    #expect(LegacyCounterModel.created == 2)
+    #expect(host.texts.contains("Owned 0"))
+  }
+
+  struct ReplaceableParent: View {
+    let first: LegacyCounterModel
+    let second: LegacyCounterModel
+    @State private var usesSecond = false
+    var body: some View {
+      VStack {
+        Button("Swap") { usesSecond = true }
+        CountLabel(model: usesSecond ? second : first)
+      }
+    }
+  }
+
+  @Test("@ObservedObject re-subscribes when the instance changes")
+  func observedObjectResubscribes() throws {
+    let first = LegacyCounterModel()
+    let second = LegacyCounterModel()
+    let host = ViewHost(ReplaceableParent(first: first, second: second))
+    try host.tap("Swap")
+    host.resetCounts()
+    host.perform { first.count = 5 }
+    #expect(host.bodyCount(CountLabel.self) == 0, "the old instance is no longer observed")
+    host.perform { second.count = 7 }
+    #expect(host.bodyCount(CountLabel.self) == 1)
+    #expect(host.texts.contains("count 7"))
+    #expect(first.objectWillChange.subscriberCount == 0)
+  }
+
+  // MARK: @EnvironmentObject
+
+  struct EnvironmentReader: View {
+    @EnvironmentObject var model: LegacyCounterModel
+    var body: some View { Text("env \(model.count)") }
+  }
+
+  @Test("@EnvironmentObject reads the provided object and updates object-level")
+  func environmentObjectProvided() {
+    let model = LegacyCounterModel()
+    let host = ViewHost(VStack { EnvironmentReader() }.environmentObject(model))
+    host.perform { model.count = 3 }
+    #expect(host.texts == ["env 3"])
+    host.perform { model.note = "n" }
+    #expect(host.bodyCount(EnvironmentReader.self) == 3)
+  }
+
+  struct SwappingProvider: View {
+    let first: LegacyCounterModel
+    let second: LegacyCounterModel
+    @State private var usesSecond = false
+    var body: some View {
+      VStack {
+        Button("Swap") { usesSecond = true }
+        EnvironmentReader()
+      }
+      .environmentObject(usesSecond ? second : first)
+    }
+  }
+
+  @Test("replacing the provided object re-evaluates readers, logged as the environment key")
+  func environmentObjectReplaced() throws {
+    let first = LegacyCounterModel()
+    let second = LegacyCounterModel()
+    second.count = 9
+    let host = ViewHost(SwappingProvider(first: first, second: second))
+    host.resetCounts()
+    try host.tap("Swap")
+    #expect(host.texts.contains("env 9"))
+    let causes = host.updateLog.filter { $0.view == "EnvironmentReader" }.map(\.cause)
+    #expect(causes == [.environment(key: "LegacyCounterModel")])
+    host.resetCounts()
+    host.perform { first.count = 1 }
+    #expect(host.bodyCount(EnvironmentReader.self) == 0, "the replaced object is not observed")
+    host.perform { second.count = 10 }
+    #expect(host.texts.contains("env 10"))
+  }
+
+  @Test("a missing @EnvironmentObject is a runtime issue naming the type and the modifier")
+  func environmentObjectMissing() {
+    let host = ViewHost(VStack { EnvironmentReader() })
+    #expect(host.issues.map(\.kind) == [.missingEnvironmentObject])
+    let message = host.issues.first?.message ?? ""
+    #expect(message.contains("LegacyCounterModel") && message.contains(".environmentObject(_:)"))
+    #expect(host.bodyCount(EnvironmentReader.self) == 0)
+  }
+
+  struct WritesDuringBody: View {
+    @ObservedObject var model: LegacyCounterModel
+    var body: some View {
+      model.note = "touched \(model.count)"
+      return Text("body")
+    }
+  }
+
+  @Test("objectWillChange during body is recorded as a runtime issue")
+  func objectWillChangeDuringBody() {
+    let model = LegacyCounterModel()
+    let host = ViewHost(WritesDuringBody(model: model), mode: .manual)
+    #expect(host.issues.map(\.kind) == [.objectWillChangeDuringUpdate])
+    #expect(host.issues.first?.message.contains("LegacyCounterModel") == true)
+  }
+
+  // MARK: S24
+
+  struct LegacyOrders: View {
+    @ObservedObject var truck: LegacyFoodTruck
+    var body: some View { Text("orders \(truck.orders.count)") }
+  }
+
+  struct LegacyDonuts: View {
+    @ObservedObject var truck: LegacyFoodTruck
+    var body: some View { Text("donuts \(truck.donuts.joined(separator: ","))") }
+  }
+
+  struct LegacyTruckScreen: View {
+    let truck: LegacyFoodTruck
+    var body: some View {
+      VStack {
+        LegacyOrders(truck: truck)
+        LegacyDonuts(truck: truck)
+      }
+    }
+  }
+
+  struct ModernOrders: View {
+    let truck: ObservedFoodTruck
+    var body: some View { Text("orders \(truck.orders.count)") }
+  }
+
+  struct ModernDonuts: View {
+    let truck: ObservedFoodTruck
+    var body: some View { Text("donuts \(truck.donuts.joined(separator: ","))") }
+  }
+
+  struct ModernTruckScreen: View {
+    let truck: ObservedFoodTruck
+    var body: some View {
+      VStack {
+        ModernOrders(truck: truck)
+        ModernDonuts(truck: truck)
+      }
+    }
+  }
+
+  @Test("S24 same rendered output; body counts show coarse vs fine invalidation")
+  func migrationCoarseVersusFine() {
+    let legacy = LegacyFoodTruck()
+    let modern = ObservedFoodTruck()
+    let legacyHost = ViewHost(LegacyTruckScreen(truck: legacy))
+    let modernHost = ViewHost(ModernTruckScreen(truck: modern))
+    legacyHost.resetCounts()
+    modernHost.resetCounts()
+    legacyHost.perform { legacy.orders.append("Glazed x2") }
+    modernHost.perform { modern.orders.append("Glazed x2") }
+    #expect(legacyHost.texts == modernHost.texts, "same output")
+    #expect(legacyHost.texts == ["orders 1", "donuts Glazed"])
+    #expect(legacyHost.totalBodyEvaluations == 2, "legacy: both observers re-evaluate")
+    #expect(modernHost.totalBodyEvaluations == 1, "Observation: only the orders view")
+    #expect(modernHost.bodyCount(ModernDonuts.self) == 0)
+  }
+}

@@ -1,0 +1,131 @@
+import ReactiveStateMacrosFree
+import Testing
+
+/// S25 (seeds 000, 001): a per-window search/filter model.
+@MainActor
+final class WindowSearchModel: Observable {
+  private let registrar = ObservationRegistrar()
+  private var _query = ""
+
+  var query: String {
+    get {
+      registrar.access(self, keyPath: \.query)
+      return _query
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.query, replacing: _query, with: newValue) {
+        _query = newValue
+      }
+    }
+  }
+}
+
+/// Counts the tasks of window roots and how they ended.
+@MainActor
+final class WindowTaskProbe {
+  var started = 0
+  var cancelled = 0
+  var models: [WindowSearchModel] = []
+  var visitBindings: [Binding<Int>] = []
+  private var gates: [Int: CheckedContinuation<Void, Never>] = [:]
+
+  func run() async {
+    started += 1
+    let index = started
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { gates[index] = $0 }
+    } onCancel: {
+      Task { @MainActor in self.release(index) }
+    }
+    if Task.isCancelled { cancelled += 1 }
+  }
+
+  var waiting: Int { gates.count }
+
+  func release(_ index: Int) {
+    gates.removeValue(forKey: index)?.resume()
+  }
+}
+
+@MainActor
+@Suite("S25 multi-window scoping") struct S25MultiWindowTests {
+  struct SearchWindowRoot: View {
+    @State private var search = WindowSearchModel()
+    @State private var visits = 0
+    @Environment(Session.self) private var session
+    let probe: WindowTaskProbe
+
+    var body: some View {
+      @Bindable var search = search
+      VStack {
+        Text("user \(session.user?.displayName ?? "Guest")")
+        Text("query \(search.query)")
+      }
+      .searchable(text: $search.query)
+      .task { await probe.run() }
+      .onAppear {
+        probe.models.append(search)
+        probe.visitBindings.append($visits)
+      }
+    }
+  }
+
+  struct NotesApp: App {
+    let session = Session()
+    let probe = WindowTaskProbe()
+
+    var body: some Scene {
+      WindowGroup {
+        SearchWindowRoot(probe: probe).environment(session)
+      }
+    }
+  }
+
+  @Test("S25 windows scope their own state and share the app's session")
+  func windowsScopeState() async throws {
+    let app = AppHost(NotesApp())
+    let first = try app.openWindow()
+    let second = try app.openWindow()
+    #expect(app.windows.count == 2)
+    while app.app.probe.waiting < 2 { await Task.yield() }
+    #expect(app.app.probe.models.count == 2)
+    #expect(app.app.probe.models[0] !== app.app.probe.models[1], "one model per window")
+
+    second.host.resetCounts()
+    try first.host.type("milk", into: "Search")
+    #expect(first.host.texts.contains("query milk"))
+    #expect(second.host.texts.contains("query "), "the other window is untouched")
+    #expect(second.host.totalBodyEvaluations == 0)
+
+    app.app.session.logIn(as: "Ada")
+    app.flush()
+    #expect(first.host.texts.first == "user Ada")
+    #expect(second.host.texts.first == "user Ada", "logging in updates both")
+
+    app.close(first)
+    #expect(app.windows.map(\.id) == [second.id])
+    await first.host.settle()
+    #expect(app.app.probe.cancelled == 1, "closing a window cancelled its task")
+    #expect(first.host.runningTaskCount == 0)
+    #expect(second.host.runningTaskCount == 1, "the other window's task still runs")
+    app.app.probe.visitBindings[0].wrappedValue = 5
+    #expect(app.app.probe.visitBindings[0].wrappedValue == 0, "the window's state ended")
+    #expect(first.host.issues.map(\.kind) == [.writeToEndedIdentity])
+    app.app.probe.visitBindings[1].wrappedValue = 5
+    #expect(app.app.probe.visitBindings[1].wrappedValue == 5)
+    let before = first.host.totalBodyEvaluations
+    app.app.session.logOut()
+    app.flush()
+    #expect(first.host.totalBodyEvaluations == before, "a closed window no longer updates")
+    #expect(second.host.texts.first == "user Guest")
+    app.close(second)
+    await second.host.settle()
+    #expect(app.app.probe.cancelled == 2)
+  }
+
+  @Test("S25 opening an unknown scene fails")
+  func unknownScene() {
+    let app = AppHost(NotesApp())
+    #expect(throws: AppHostError.noSuchScene("settings")) { try app.openWindow(id: "settings") }
+  }
+}
