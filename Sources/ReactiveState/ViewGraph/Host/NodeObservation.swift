@@ -15,7 +15,7 @@ final class NodeScheduler: ObservationScheduler {
 
   func schedule(_ work: @escaping @Sendable () -> Void) {
     let reference = reference
-    if let main = ViewGraphRuntime.mainThread, pthread_equal(main, pthread_self()) != 0 {
+    if ViewGraphRuntime.isOnMainActor {
       MainActor.assumeIsolated {
         NodeScheduler.invalidate(reference, cause: ViewGraphRuntime.currentCause)
       }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Dispatch
 
 /// Main-actor state shared by all hosts: the node being evaluated and the cause of the write
 /// in progress (which `onChange` callbacks cannot otherwise know).
@@ -12,9 +8,19 @@ enum ViewGraphRuntime {
   static var updatingNode: ViewNode?
   /// The cause attached to invalidations fired by the write in progress.
   static var currentCause: UpdateCause?
-  /// The thread the main actor runs on, recorded when the first host is created (before any
-  /// view tracking scope exists, so later readers on other threads see it set).
-  nonisolated(unsafe) static var mainThread: pthread_t?
+  /// Marks the main queue, which runs the main actor's jobs. The main actor is not tied to
+  /// one pthread (on Linux, after `dispatchMain()` or under a test runner, its jobs may run
+  /// on a worker thread), so "am I on the main actor?" is asked of the queue, not the thread.
+  nonisolated private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  /// Whether the caller runs on the main actor (safe to `MainActor.assumeIsolated`).
+  nonisolated static var isOnMainActor: Bool {
+    DispatchQueue.getSpecific(key: mainQueueKey) == true
+  }
 
   /// Runs `write` with `cause` attached to the invalidations it fires.
   static func withCause(_ cause: UpdateCause, _ write: () -> Void) {
@@ -24,7 +30,6 @@ enum ViewGraphRuntime {
     currentCause = outer
   }
 
-  static func recordMainThread() {
-    if mainThread == nil { mainThread = pthread_self() }
-  }
+  /// Installs the main-queue marker (from the main actor, before any view tracks anything).
+  static func recordMainThread() { _ = mainQueueKey }
 }

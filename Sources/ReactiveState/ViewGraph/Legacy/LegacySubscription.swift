@@ -27,7 +27,7 @@ final class LegacySubscription: KillableCell {
     let reference = reference
     let typeName = typeName
     cancellable = object.objectWillChange.sink { _ in
-      if let main = ViewGraphRuntime.mainThread, pthread_equal(main, pthread_self()) != 0 {
+      if ViewGraphRuntime.isOnMainActor {
         MainActor.assumeIsolated { LegacySubscription.objectWillChange(reference, typeName) }
       } else {
         Task { @MainActor in LegacySubscription.objectWillChange(reference, typeName) }
