@@ -347,6 +347,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   }
 
   private func describe(_ keyPath: AnyKeyPath?) -> String {
+    // Swift prints a computed property's key path without its name
+    // (`\Model.<computed 0x… (Int)>`); the type and value type still identify it.
     keyPath.map { String(describing: $0) } ?? "an observed value"
   }
 }

@@ -128,16 +128,33 @@ import Testing
   }
 
   @Test func aDerivationReadingItselfStopsWithADiagnostic() {
-    let reported = Box<[String]>([])
-    ObservationDiagnostics.handler = { reported.value.append($0.message) }
-    defer { ObservationDiagnostics.handler = nil }
     let holder = Box<Computed<Int>?>(nil)
-    let selfish = Computed("selfish") { () throws -> Int in
+    let selfish = Computed("selfish-derivation") { () throws -> Int in
       (try holder.value?.get() ?? 0) + 1
     }
     holder.value = selfish
     #expect(throws: DerivedValueCycle.self) { try selfish.get() }
-    #expect(reported.value.contains { $0.contains("selfish") })
+    #expect(ObservationDiagnostics.recent.contains { $0.message.contains("selfish-derivation") })
+  }
+
+  @Test func aDerivedValueReachedAlongSeveralPathsIsWalkedOnce() {
+    // A triangle: c1 → c2 → c3, and `sum` reads all of them. A one-shot observer of `sum`
+    // gets the willSet through every path; the walk must visit each node once (it used to
+    // corrupt its stack and spin).
+    let model = HandModel()
+    let c1 = Computed { model.a + 1 }
+    let c2 = Computed { c1.value + 1 }
+    let c3 = Computed { c2.value + 1 }
+    let sum = Computed { model.a + c1.value + c2.value + c3.value }
+    let fired = Box(0)
+    let runs = Box<[Int]>([])
+    let token = observe { runs.value.append(sum.value) }
+    ReactiveState.withObservationTracking({ _ = sum.value }, onChange: { fired.value += 1 })
+    model.a = 1
+    model.a = 2
+    #expect(fired.value == 1)
+    #expect(runs.value == [6, 10, 14])
+    withExtendedLifetime(token) {}
   }
 
   @Test func readingInsideOneShotTrackingIsADependency() {
