@@ -44,6 +44,10 @@ public struct Tracked<Value> {
   @usableFromInline
   let shouldNotify: (Value, Value) -> Bool
 
+  /// The property's slot in the host's registrar, filled by the first observed write.
+  @usableFromInline
+  var token = _ObservedPropertyToken()
+
   /// Storage for a property whose type has no equality: every assignment notifies.
   @inlinable
   public init(wrappedValue: Value) {
@@ -81,16 +85,21 @@ public struct Tracked<Value> {
         host[keyPath: storage].storedValue = newValue
         return
       }
-      // One registrar call: the slot is looked up once for willSet and didSet.
-      host.observationRegistrar.withMutation(of: host, keyPath: wrapped) {
+      // One registrar call, and after the first observed write no key-path lookup at all.
+      var token = wrapper.token
+      host.observationRegistrar._withMutation(of: host, keyPath: wrapped, token: &token) {
         host[keyPath: storage].storedValue = newValue
       }
+      if !wrapper.token.isFilled && token.isFilled { host[keyPath: storage].token = token }
     }
     @inline(__always) _modify {
       let registrar = host.observationRegistrar
       registrar.access(host, keyPath: wrapped)
-      registrar.willSet(host, keyPath: wrapped)
-      defer { registrar.didSet(host, keyPath: wrapped) }
+      var token = host[keyPath: storage].token
+      let wasFilled = token.isFilled
+      registrar._willSet(host, keyPath: wrapped, token: &token)
+      if !wasFilled && token.isFilled { host[keyPath: storage].token = token }
+      defer { registrar._didSet(host, keyPath: wrapped, token: token) }
       yield &host[keyPath: storage].storedValue
     }
   }

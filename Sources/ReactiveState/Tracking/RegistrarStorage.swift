@@ -127,10 +127,16 @@ final class RegistrarStorage: @unchecked Sendable {
   @usableFromInline
   func willSet(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) -> Unmanaged<PropertySlot> {
     let slot = slot(site: site, keyPath: keyPath)
+    willSet(slot)
+    return slot
+  }
+
+  /// `willSet` of a property whose slot is known.
+  @usableFromInline
+  func willSet(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
       if slot.beginMutation() { ChangePropagation.notify(slot, .willSet) }
     }
-    return slot
   }
 
   /// `didSet` of a property (its slot from ``willSet(site:keyPath:)`` or a lookup).
