@@ -12,8 +12,11 @@ typedef struct rs_thread_state {
   uint64_t serial;
   /// A retained, empty `AccessList` kept for reuse by the next `withObservationTracking`.
   void *_Nullable spare_access_list;
-  /// The thread's open transaction (a retained Swift object), or NULL.
+  /// The thread's transaction bookkeeping (a retained Swift object, created on first use and
+  /// kept for the thread's lifetime), or NULL.
   void *_Nullable transaction;
+  /// Nesting depth of `withTransaction` on this thread (0: none open).
+  uint64_t transaction_depth;
 } rs_thread_state;
 
 extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));

@@ -15,20 +15,22 @@ public func withTransaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) ->
   return try body()
 }
 
-/// The open transaction of one thread: a nesting depth and the observers to run at the end.
+/// One thread's transaction bookkeeping: the observers to run when the outermost
+/// transaction ends. Created on the thread's first transaction and reused (one small object
+/// per thread), so a transaction allocates nothing in a steady state.
 final class ObservationTransaction {
-  private var depth = 0
   private var pending: [ContinuousObserver] = []
+  private var draining: [ContinuousObserver] = []
 
   /// The calling thread's open transaction, if any.
   static var current: ObservationTransaction? {
-    rs_current_thread().pointee.transaction.map {
-      Unmanaged<ObservationTransaction>.fromOpaque($0).takeUnretainedValue()
-    }
+    let thread = rs_current_thread()
+    guard thread.pointee.transaction_depth > 0, let raw = thread.pointee.transaction else { return nil }
+    return Unmanaged<ObservationTransaction>.fromOpaque(raw).takeUnretainedValue()
   }
 
-  /// Whether the calling thread has an open transaction (no reference counting).
-  static var isOpenOnCurrentThread: Bool { rs_current_thread().pointee.transaction != nil }
+  /// Whether the calling thread has an open transaction (one load).
+  static var isOpenOnCurrentThread: Bool { rs_current_thread().pointee.transaction_depth > 0 }
 
   static func begin() -> ObservationTransaction {
     let thread = rs_current_thread()
@@ -39,35 +41,32 @@ final class ObservationTransaction {
       transaction = ObservationTransaction()
       thread.pointee.transaction = Unmanaged.passRetained(transaction).toOpaque()
     }
-    transaction.depth += 1
+    thread.pointee.transaction_depth += 1
     return transaction
   }
 
   static func end(_ transaction: ObservationTransaction) {
-    transaction.depth -= 1
-    guard transaction.depth == 0 else { return }
-    // Runs may open transactions and queue more observers: drain until quiet.
-    transaction.depth = 1
+    let thread = rs_current_thread()
+    thread.pointee.transaction_depth -= 1
+    guard thread.pointee.transaction_depth == 0 else { return }
+    // Runs may open transactions and queue more observers: drain until quiet, with the
+    // transaction still counted as open so their deliveries queue up here too.
+    thread.pointee.transaction_depth = 1
+    defer { thread.pointee.transaction_depth = 0 }
     var rounds = 0
     while !transaction.pending.isEmpty {
       rounds += 1
-      let batch = transaction.pending
-      transaction.pending = []
+      swap(&transaction.pending, &transaction.draining)
+      defer { transaction.draining.removeAll(keepingCapacity: true) }
       if rounds > ContinuousObserver.rerunLimit {
         // Observers keep re-queueing each other: stop instead of hanging.
-        for observer in batch {
+        for observer in transaction.draining {
           observer.abandonQueuedRun(
             reason: "kept invalidating each other at the end of a transaction")
         }
         continue
       }
-      for observer in batch { observer.runIfQueued() }
-    }
-    transaction.depth = 0
-    let thread = rs_current_thread()
-    if let raw = thread.pointee.transaction {
-      thread.pointee.transaction = nil
-      Unmanaged<ObservationTransaction>.fromOpaque(raw).release()
+      for index in transaction.draining.indices { transaction.draining[index].runIfQueued() }
     }
   }
 
