@@ -76,6 +76,24 @@ struct BenchCoarseList: View {
   }
 }
 
+/// The legacy model: every row's value in one `ObservableObject`, observed by the parent.
+final class LegacyBenchStore: ObservableObject, @unchecked Sendable {
+  @Published var values: [Int]
+  init(count: Int) { values = Array(0..<count) }
+}
+
+struct BenchValueRow: View {
+  let value: Int
+  var body: some View { Text("row \(value)") }
+}
+
+struct LegacyBenchList: View {
+  @ObservedObject var store: LegacyBenchStore
+  var body: some View {
+    List(store.values.indices, id: \.self) { index in BenchValueRow(value: store.values[index]) }
+  }
+}
+
 @MainActor
 struct ViewGraphBenchmarks {
   let harness: BenchmarkHarness
@@ -88,6 +106,7 @@ struct ViewGraphBenchmarks {
     mountCost()
     reEvaluationCost()
     coarseClosureList()
+    legacyObservableObjectList()
   }
 
   private func makeHost(rows: Int) -> (ViewHost, [BenchRowModel]) {
@@ -161,6 +180,34 @@ struct ViewGraphBenchmarks {
       BenchmarkRow(
         group: "viewgraph", name: "re-evaluated body (all \(rows) rows dirty, one flush)",
         ours: perBody, baseline: nil))
+  }
+
+  /// The same list with `ObservableObject` models observed by the parent: any change
+  /// re-evaluates the parent and re-expands all rows (object-level invalidation).
+  private func legacyObservableObjectList() {
+    let rows = harness.quick ? 1_000 : 10_000
+    let store = LegacyBenchStore(count: rows)
+    let host = ViewHost(LegacyBenchList(store: store), mode: .manual)
+    let before = host.totalBodyEvaluations
+    store.values[4_21 % rows] += 1
+    host.flush()
+    let evaluations = host.totalBodyEvaluations - before
+    harness.check(evaluations >= 2, "viewgraph: legacy list re-evaluated \(evaluations) bodies")
+    let updates = 5
+    let perUpdate = harness.measure {
+      let start = nowNanoseconds()
+      for i in 0..<updates {
+        store.values[i % rows] &+= 1
+        host.flush()
+      }
+      return (nowNanoseconds() - start, updates)
+    }
+    harness.add(
+      BenchmarkRow(
+        group: "viewgraph",
+        name:
+          "ObservableObject list, parent observes, mutate one, N = \(rows) (\(evaluations) bodies vs 1)",
+        ours: perUpdate, baseline: nil))
   }
 
   private func coarseClosureList() {
