@@ -25,7 +25,9 @@ final class ObservationTransaction {
   /// The calling thread's open transaction, if any.
   static var current: ObservationTransaction? {
     let thread = rs_current_thread()
-    guard thread.pointee.transaction_depth > 0, let raw = thread.pointee.transaction else { return nil }
+    guard thread.pointee.transaction_depth > 0, let raw = thread.pointee.transaction else {
+      return nil
+    }
     return Unmanaged<ObservationTransaction>.fromOpaque(raw).takeUnretainedValue()
   }
 
