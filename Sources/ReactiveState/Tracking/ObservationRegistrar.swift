@@ -40,7 +40,13 @@ public struct ObservationRegistrar: Sendable {
     _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
     if let scope = rs_current_scope() {
-      storage.recordAccess(site: callSiteIdentity(keyPath), keyPath: { keyPath() }, in: scope)
+      let site = callSiteIdentity(keyPath)
+      // A repeated read of the property this scope recorded last: two compares, no call.
+      let storagePointer = Unmanaged.passUnretained(storage).toOpaque()
+      let isRepeat = Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
+        site != nil && $0.lastSite == site && $0.lastStorage == storagePointer
+      }
+      if !isRepeat { storage.recordAccess(site: site, keyPath: { keyPath() }, in: scope) }
     }
   }
 

@@ -15,8 +15,8 @@ class TrackingScope {
   @exclusivity(unchecked) private(set) var stamp: UInt64 = 0
   /// Call site and registrar of the last recorded read: a repeated read of the same
   /// property costs two compares.
-  @exclusivity(unchecked) final var lastSite: UnsafeRawPointer?
-  @exclusivity(unchecked) final var lastStorage: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) @usableFromInline final var lastSite: UnsafeRawPointer?
+  @exclusivity(unchecked) @usableFromInline final var lastStorage: UnsafeMutableRawPointer?
 
   init() {}
 
