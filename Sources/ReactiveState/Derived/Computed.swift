@@ -147,5 +147,6 @@ public struct DerivedValueCycle: Error, CustomStringConvertible {
 
   @usableFromInline init(name: String) { self.name = name }
 
+  /// Names the derived value and the cycle.
   public var description: String { "\(name) reads itself (a cycle through derived values)" }
 }

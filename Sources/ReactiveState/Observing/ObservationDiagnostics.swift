@@ -4,6 +4,7 @@ public struct ObservationDiagnostic: Sendable, CustomStringConvertible {
   /// path, a derived value's name).
   public let message: String
 
+  /// The message.
   public var description: String { message }
 }
 

@@ -3,6 +3,7 @@ public struct ObservationTracking: Sendable {
   /// Which events an observer wants: `.willSet` (before the store), `.didSet` (after it),
   /// `.deinit` (an observed object was deallocated).
   public struct Options: OptionSet, Sendable, Hashable {
+    /// The option bits.
     public let rawValue: UInt8
 
     /// Creates options from their raw bits.
@@ -33,6 +34,7 @@ public struct ObservationTracking: Sendable {
       /// A tracked object was deallocated.
       public static let `deinit` = Kind(rawValue: 3)
 
+      /// The kind's name: `initial`, `willSet`, `didSet` or `deinit`.
       public var description: String { ["initial", "willSet", "didSet", "deinit"][Int(rawValue)] }
     }
 
