@@ -9,7 +9,6 @@ enum MemoryProbe {
 
   /// Child side: `--memory-probe KIND` allocates and prints bytes per item.
   static func runChild(kind: String) {
-    let before = residentBytes()
     var keep: [AnyObject] = []
     keep.reserveCapacity(count + 1)
     let baselineArray = residentBytes()
@@ -22,43 +21,31 @@ enum MemoryProbe {
       for _ in 0..<count { keep.append(HandWrittenCounter()) }
     case "observation-registration":
       let model = ObservationCounter()
-      keep.append(model)
-      Observation.withObservationTracking {
-        _ = model.count
-      } onChange: {
+      printRegistrationCost {
+        Observation.withObservationTracking({ _ = model.count }, onChange: {})
       }
-      let start = residentBytes()
-      for _ in 0..<count {
-        Observation.withObservationTracking {
-          _ = model.count
-        } onChange: {
-        }
-      }
-      print(Double(residentBytes() - start) / Double(count))
       return
     case "ours-registration":
       let model = HandWrittenCounter()
-      keep.append(model)
-      ReactiveState.withObservationTracking {
-        _ = model.count
-      } onChange: {
+      printRegistrationCost {
+        ReactiveState.withObservationTracking({ _ = model.count }, onChange: {})
       }
-      let start = residentBytes()
-      for _ in 0..<count {
-        ReactiveState.withObservationTracking {
-          _ = model.count
-        } onChange: {
-        }
-      }
-      print(Double(residentBytes() - start) / Double(count))
       return
     default:
       print("nan")
       return
     }
-    _ = before
     print(Double(residentBytes() - baselineArray) / Double(count))
     withExtendedLifetime(keep) {}
+  }
+
+  /// Arms one registration (warming up the property's bookkeeping), then `count` more, and
+  /// prints the resident growth per registration.
+  private static func printRegistrationCost(_ arm: () -> Void) {
+    arm()
+    let start = residentBytes()
+    for _ in 0..<count { arm() }
+    print(Double(residentBytes() - start) / Double(count))
   }
 
   /// Parent side: runs the child and parses its number.
