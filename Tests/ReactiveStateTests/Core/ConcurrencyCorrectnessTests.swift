@@ -90,7 +90,7 @@ import Testing
   /// (The toolchain leaves a few registrations that fire forever; its count is random, so
   /// only ReactiveState is asserted.)
   @Test func noRegistrationOutlivesItsFiringUnderContention() {
-    let model = HandModel()
+    let model = LockedModel()
     let fires = AtomicCounter()
     let stop = Box(false)
     let stopLock = NSLock()

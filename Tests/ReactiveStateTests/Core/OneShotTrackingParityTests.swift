@@ -209,8 +209,8 @@ import Testing
   @Test(arguments: Engine.allCases)
   func firesOnTheMutatingThread(engine: Engine) async {
     let model = engine.makeModel()
-    let firedOnMutatingThread = Box(false)
-    let mutatorThread = Box<UInt>(0)
+    let firedOnMutatingThread = LockedBox(false)
+    let mutatorThread = LockedBox<UInt>(0)
     engine.track(
       { _ = model.a },
       onChange: { firedOnMutatingThread.value = currentThreadID() == mutatorThread.value })
