@@ -47,6 +47,16 @@ enum ProfileLoops {
       let tracked = TrackedCounter()
       ReactiveState.withObservationTracking({ _ = tracked.count }, onChange: {})
       for i in 0..<count { tracked.count = i + 1 }
+    case "tracked-modify":
+      let tracked = TrackedCounter()
+      ReactiveState.withObservationTracking({ _ = tracked.count }, onChange: {})
+      tracked.count += 1
+      for _ in 0..<count { tracked.count += 1 }
+    case "hand-modify":
+      let hand = HandWrittenCounter()
+      ReactiveState.withObservationTracking({ _ = hand.count }, onChange: {})
+      hand.count += 1
+      for _ in 0..<count { hand.count += 1 }
     default:
       print("unknown profile \(name)")
     }
