@@ -117,6 +117,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     computeLock.lock()
     guard isStale.load(ordering: .acquiring) else { return true }
     isStale.store(false, ordering: .sequentiallyConsistent)
+    ObservationWave.advance()
     if hasValue && !isUnlinked.load(ordering: .sequentiallyConsistent) && !inputsChanged() {
       return true
     }

@@ -141,6 +141,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       if phase == .queued { phase = .idle }
       return pendingKeyPath
     }
+    ObservationWave.advance()  // no longer waiting: later changes must reach it again
     ObservationDiagnostics.report("\(label) \(reason); last change: \(describe(keyPath))")
   }
 
@@ -150,6 +151,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     var certain = certain
     var reruns = 0
     while true {
+      // This run consumes the changes that queued it: later ones must walk to it again.
+      ObservationWave.advance()
       if !certain && !inputsChanged() {
         // Only derived inputs were invalidated and they recomputed to equal values.
         GraphLock.shared.lock()
@@ -210,6 +213,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         phase = .idle
         pendingKeyPath = nil
         GraphLock.shared.unlock()
+        ObservationWave.advance()  // no longer waiting: later changes must reach it again
         ObservationDiagnostics.report(
           "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
             + "it keeps changing \(describe(keyPath)), which it also reads")

@@ -7,9 +7,22 @@ enum ChangePropagation {
   /// Tells every subscriber of `source` about `event` — walking on through derived values,
   /// each at most once per change, with an explicit stack (no recursion) — then delivers to
   /// those that asked.
+  ///
+  /// A `didSet` walk is skipped when nothing has consumed a change since this source's last
+  /// `didSet` walk (same ``ObservationWave``) and no subscriber was linked since: every
+  /// subscriber it reached then is still queued, dirty or stale, so a batch of writes to one
+  /// source walks its subscribers once.
   static func notify(_ source: SourceNode, _ event: SourceEvent) {
     var queue = DeliveryQueue()
     GraphLock.shared.lock()
+    if event == .didSet {
+      let wave = ObservationWave.current
+      if source.didSetWalkWave == wave {
+        GraphLock.shared.unlock()
+        return
+      }
+      source.didSetWalkWave = wave
+    }
     walkPass &+= 1
     let pass = walkPass
     var walking: SourceNode? = source

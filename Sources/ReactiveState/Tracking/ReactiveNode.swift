@@ -62,6 +62,7 @@ class ReactiveNode: @unchecked Sendable {
     _ source: SourceNode, to subscriber: ReactiveNode, after cursor: LinkPointer?, version: UInt64
   ) -> LinkPointer {
     let link = LinkAllocator.make(source: source, subscriber: subscriber, version: version)
+    source.didSetWalkWave = 0
     link.pointee.previousSubscriber = source.lastSubscriber
     if let last = source.lastSubscriber {
       last.pointee.nextSubscriber = link

@@ -178,3 +178,52 @@ import Testing
     withExtendedLifetime(token) {}
   }
 }
+
+/// Batched writes walk a source's subscribers once per wave; nothing may be missed.
+@Suite struct ObservationWaveTests {
+  @Test func batchedWritesRunEachObserverOnceAndLaterWritesStillReachIt() {
+    let model = HandModel()
+    let runs = Box([0, 0, 0])
+    let tokens = (0..<3).map { index in
+      observe {
+        runs.value[index] += 1
+        _ = model.a
+      }
+    }
+    withTransaction { for i in 1...50 { model.a = i } }
+    #expect(runs.value == [2, 2, 2])
+    model.a = 100
+    #expect(runs.value == [3, 3, 3])
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test func anObserverStoppedByTheRerunLimitStillHearsLaterChanges() {
+    let model = HandModel()
+    let other = HandModel()
+    let runs = Box(0)
+    let token = observe {
+      runs.value += 1
+      if other.b == 0 { model.a += 1 }  // self-invalidating until `b` changes
+      _ = model.a
+    }
+    #expect(runs.value == 101)
+    other.b = 1
+    #expect(runs.value == 102, "an outside change re-runs it")
+    model.a = -5
+    #expect(runs.value == 103)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func aDerivedValueReadOutsideAnyObserverIsInvalidatedAgain() {
+    let model = HandModel()
+    let doubled = Computed { model.a * 2 }
+    let token = observe { _ = doubled.value }
+    withTransaction {
+      model.a = 1
+      #expect(doubled.value == 2, "pulled inside the transaction")
+      model.a = 2
+      #expect(doubled.value == 4, "the second write reached it although its observer has not run")
+    }
+    withExtendedLifetime(token) {}
+  }
+}
