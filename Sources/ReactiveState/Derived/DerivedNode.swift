@@ -117,7 +117,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     computeLock.lock()
     guard isStale.load(ordering: .acquiring) else { return true }
     isStale.store(false, ordering: .sequentiallyConsistent)
-    ObservationWave.advance()
+    // Consuming the change: the next write to an input must walk here again.
+    GraphLock.shared.withLock { ObservationWave.advance() }
     if hasValue && !isUnlinked.load(ordering: .sequentiallyConsistent) && !inputsChanged() {
       return true
     }

@@ -78,7 +78,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Runs the body for the first time (event kind `.initial`) on the calling thread.
   func start() {
-    GraphLock.shared.withLock { phase = .running }
+    GraphLock.shared.withLock {
+      phase = .running
+      ObservationWave.advance()
+    }
     execute(kind: .initial, keyPath: nil, certain: true)
   }
 
@@ -90,6 +93,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       return
     }
     phase = .running
+    ObservationWave.advance()  // this run consumes the changes that queued it
     dirtyWhileRunning = false
     let kind = pendingKind
     let keyPath = pendingKeyPath
@@ -124,6 +128,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       return
     }
     phase = .running
+    ObservationWave.advance()
     dirtyWhileRunning = false
     pendingKeyPath = nil
     GraphLock.shared.unlock()
@@ -139,9 +144,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   func abandonQueuedRun(reason: String) {
     let keyPath = GraphLock.shared.withLock { () -> AnyKeyPath? in
       if phase == .queued { phase = .idle }
+      ObservationWave.advance()  // no longer waiting: later changes must reach it again
       return pendingKeyPath
     }
-    ObservationWave.advance()  // no longer waiting: later changes must reach it again
     ObservationDiagnostics.report("\(label) \(reason); last change: \(describe(keyPath))")
   }
 
@@ -151,8 +156,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     var certain = certain
     var reruns = 0
     while true {
-      // This run consumes the changes that queued it: later ones must walk to it again.
-      ObservationWave.advance()
       if !certain && !inputsChanged() {
         // Only derived inputs were invalidated and they recomputed to equal values.
         GraphLock.shared.lock()
@@ -171,6 +174,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         certain = pendingIsCertain
         kind = pendingKind
         keyPath = pendingKeyPath
+        ObservationWave.advance()  // the next iteration consumes the new changes
         GraphLock.shared.unlock()
         continue
       }
@@ -212,13 +216,14 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       if reruns > Self.rerunLimit {
         phase = .idle
         pendingKeyPath = nil
-        GraphLock.shared.unlock()
         ObservationWave.advance()  // no longer waiting: later changes must reach it again
+        GraphLock.shared.unlock()
         ObservationDiagnostics.report(
           "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
             + "it keeps changing \(describe(keyPath)), which it also reads")
         return
       }
+      ObservationWave.advance()  // the re-run consumes the new changes
       GraphLock.shared.unlock()
     }
   }
@@ -309,6 +314,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       // run starts now (saves a lock round trip in `deliver`).
       if !hasScheduler && !ObservationTransaction.isOpenOnCurrentThread {
         phase = .running
+        ObservationWave.advance()
         dirtyWhileRunning = false
         startedByReceive = true
         startKind = kind

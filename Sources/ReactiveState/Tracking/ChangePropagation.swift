@@ -16,12 +16,11 @@ enum ChangePropagation {
     var queue = DeliveryQueue()
     GraphLock.shared.lock()
     if event == .didSet {
-      let wave = ObservationWave.current
-      if source.didSetWalkWave == wave {
+      if source.didSetWalkWave == ObservationWave.current {
         GraphLock.shared.unlock()
         return
       }
-      source.didSetWalkWave = wave
+      source.didSetWalkWave = ObservationWave.mark()
     }
     walkPass &+= 1
     let pass = walkPass

@@ -1,15 +1,25 @@
-import Synchronization
-
-/// A process-wide counter that moves whenever something consumes a change: a continuous
-/// observer starts a run, or a derived value is brought up to date. A source whose last
-/// `didSet` walk happened in the current wave knows all the subscribers it reached are still
-/// waiting, and skips the walk (see ``ChangePropagation/notify(_:_:)``).
+/// A counter that moves whenever something consumes a change after a `didSet` walk marked a
+/// source with it: a continuous observer starts a run, or a derived value is brought up to
+/// date. A source whose last `didSet` walk happened in the current wave knows all the
+/// subscribers it reached are still waiting, and skips the walk (see
+/// ``ChangePropagation/notify(_:_:)``). Guarded by ``GraphLock``, like the walks.
 enum ObservationWave {
-  private static let counter = Atomic<UInt64>(1)
+  /// The current wave (never 0). Graph lock.
+  nonisolated(unsafe) private(set) static var current: UInt64 = 1
+  /// Whether a walk recorded `current` on a source since the last advance. Graph lock.
+  nonisolated(unsafe) private static var isMarked = false
 
-  /// The current wave (never 0).
-  static var current: UInt64 { counter.load(ordering: .sequentiallyConsistent) }
+  /// A `didSet` walk is about to mark a source with the current wave (graph lock held).
+  static func mark() -> UInt64 {
+    isMarked = true
+    return current
+  }
 
-  /// Starts a new wave.
-  static func advance() { counter.add(1, ordering: .sequentiallyConsistent) }
+  /// Something consumed changes: later walks must not be skipped (graph lock held). Cheap
+  /// when no walk marked the current wave.
+  static func advance() {
+    guard isMarked else { return }
+    isMarked = false
+    current &+= 1
+  }
 }
