@@ -57,6 +57,18 @@ enum ProfileLoops {
       ReactiveState.withObservationTracking({ _ = hand.count }, onChange: {})
       hand.count += 1
       for _ in 0..<count { hand.count += 1 }
+    case "async":
+      let done = BenchmarkSemaphore()
+      Task.detached {
+        var iterator = ObservedValues { model.count }.makeAsyncIterator()
+        _ = await iterator.next()
+        for i in 0..<count {
+          model.count = i + 1
+          _ = await iterator.next()
+        }
+        done.signal()
+      }
+      done.wait()
     default:
       print("unknown profile \(name)")
     }

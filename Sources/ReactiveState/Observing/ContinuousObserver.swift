@@ -27,6 +27,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private let body: Body
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
+  /// `scheduler` when it parks observers itself (no closure per delivery).
+  private let parking: (any RunParkingScheduler)?
   private let hasScheduler: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
@@ -66,6 +68,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     self.body = body
     self.triggers = triggers
     self.scheduler = scheduler
+    self.parking = scheduler as? any RunParkingScheduler
     self.hasScheduler = scheduler != nil
     self.parksRuns = parksRuns && scheduler != nil
     self.label = label
@@ -338,6 +341,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
     } else if !parksRuns, let transaction = ObservationTransaction.current {
       transaction.postpone(self)
+    } else if let parking {
+      parking.park(self)
     } else if let scheduler {
       scheduler.schedule { [self] in runIfQueued() }
     } else {

@@ -24,8 +24,8 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
     case finish
   }
 
-  let emit: @Sendable () throws(Failure) -> Iteration
-  let isDuplicate: (@Sendable (Element, Element) -> Bool)?
+  @usableFromInline let emit: @Sendable () throws(Failure) -> Iteration
+  @usableFromInline let isDuplicate: (@Sendable (Element, Element) -> Bool)?
 
   /// Observes `emit`'s value.
   public init(_ emit: @escaping @Sendable () throws(Failure) -> Element) {
@@ -33,6 +33,7 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
     self.isDuplicate = nil
   }
 
+  @usableFromInline
   init(
     iteration: @escaping @Sendable () throws(Failure) -> Iteration,
     isDuplicate: (@Sendable (Element, Element) -> Bool)?
@@ -49,25 +50,54 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
   }
 
   /// Creates an independent iterator.
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(state: ObservedValuesIteration(emit: emit, isDuplicate: isDuplicate))
+    Iterator(
+      iteration: ObservedValuesIteration(),
+      buffer: ObservedValuesBuffer(emit: emit, isDuplicate: isDuplicate))
   }
 
   /// Iterates an ``ObservedValues`` sequence.
   public struct Iterator: AsyncIteratorProtocol {
-    let state: ObservedValuesIteration<Element, Failure>
+    @usableFromInline let iteration: ObservedValuesIteration
+    @usableFromInline let buffer: ObservedValuesBuffer<Element, Failure>
+
+    @inlinable
+    init(iteration: ObservedValuesIteration, buffer: ObservedValuesBuffer<Element, Failure>) {
+      self.iteration = iteration
+      self.buffer = buffer
+    }
 
     /// The current value on the first call; afterwards the value after the next change, or
     /// nil when the sequence finished or the task was cancelled.
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
-      try await state.next()
+      try await Self.advance(iteration, buffer)
     }
 
     /// Same as ``next()``.
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
     {
-      try await state.next()
+      try await Self.advance(iteration, buffer)
+    }
+
+    @inlinable
+    static func advance(
+      _ iteration: ObservedValuesIteration, _ buffer: ObservedValuesBuffer<Element, Failure>
+    ) async throws(Failure) -> Element? {
+      if !iteration.hasStarted {
+        guard iteration.start({ buffer.evaluate() }) else { return nil }
+        if let value = try buffer.take(ending: iteration) { return value }
+      }
+      while iteration.runParked() {
+        if let value = try buffer.take(ending: iteration) { return value }
+      }
+      while await iteration.evaluateNextChange() {
+        if let value = try buffer.take(ending: iteration) { return value }
+      }
+      return nil
     }
   }
 }

@@ -1,37 +1,50 @@
-/// The state of one ``ObservedValues`` iterator.
+/// The non-generic half of one ``ObservedValues`` iterator: the continuous observer that
+/// tracks `emit`, and the parking lot between the producer and the consumer.
 ///
-/// A continuous observer evaluates `emit` with tracking; its scheduler is this object, which
-/// does not run the re-evaluation but parks it until the consumer asks for the next value —
-/// so evaluation happens on the consumer's task, after the change was committed.
-public final class ObservedValuesIteration<Element: Sendable, Failure: Error>: ObservationScheduler,
-  @unchecked Sendable
-{
-  typealias Iteration = ObservedValues<Element, Failure>.Iteration
-
-  private let emit: @Sendable () throws(Failure) -> Iteration
-  private let isDuplicate: (@Sendable (Element, Element) -> Bool)?
+/// The observer's scheduler is this object: it does not run a re-evaluation but parks it
+/// until the consumer asks for the next value, so evaluation happens on the consumer's task,
+/// after the change was committed. Being non-generic, none of this needs generic metadata at
+/// run time; the typed half (``ObservedValuesBuffer``) is specialised in the caller.
+@usableFromInline
+final class ObservedValuesIteration: RunParkingScheduler, @unchecked Sendable {
   private let lock = PThreadMutex()
   // Guarded by `lock`.
-  private var parkedRun: (@Sendable () -> Void)?
-  private var waiter: CheckedContinuation<Void, Never>?
-  private var isFinished = false
-  // Touched only by the consuming task (and the observer body it runs).
-  private var token: ObservationToken?
-  private var latest: Result<Iteration, Failure>?
-  private var lastEmitted: Element?
+  @exclusivity(unchecked) private var parkedRun: (@Sendable () -> Void)?
+  /// The observer whose queued run is parked (the allocation-free form of `parkedRun`).
+  @exclusivity(unchecked) private var parkedObserver: ContinuousObserver?
+  @exclusivity(unchecked) private var waiter: CheckedContinuation<Void, Never>?
+  @exclusivity(unchecked) private var isFinished = false
+  // Touched only by the consuming task.
+  @exclusivity(unchecked) private var token: ObservationToken?
 
-  init(
-    emit: @escaping @Sendable () throws(Failure) -> Iteration,
-    isDuplicate: (@Sendable (Element, Element) -> Bool)?
-  ) {
-    self.emit = emit
-    self.isDuplicate = isDuplicate
-  }
+  @usableFromInline init() {}
 
   deinit { token?.cancel() }
 
-  /// Scheduler entry: a change arrived; park the re-evaluation and wake the consumer.
-  public func schedule(_ work: @escaping @Sendable () -> Void) {
+  /// Whether the first evaluation ran.
+  @usableFromInline var hasStarted: Bool { token != nil }
+
+  /// Starts tracking `evaluate` (run now, on the caller); false if already finished.
+  @usableFromInline
+  func start(_ evaluate: @escaping @Sendable () -> Void) -> Bool {
+    if lock.withLock({ isFinished }) { return false }
+    token = observe(scheduler: self, evaluate)
+    return true
+  }
+
+  /// A change arrived: park the observer's re-evaluation and wake the consumer.
+  func park(_ observer: ContinuousObserver) {
+    let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+      parkedObserver = observer
+      defer { self.waiter = nil }
+      return self.waiter
+    }
+    waiter?.resume()
+  }
+
+  /// Scheduler entry (general form): park `work` and wake the consumer.
+  @usableFromInline
+  func schedule(_ work: @escaping @Sendable () -> Void) {
     let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
       parkedRun = work
       defer { self.waiter = nil }
@@ -40,62 +53,60 @@ public final class ObservedValuesIteration<Element: Sendable, Failure: Error>: O
     waiter?.resume()
   }
 
-  func next() async throws(Failure) -> Element? {
-    if token == nil {
-      if lock.withLock({ isFinished }) { return nil }
-      token = observe(scheduler: self) { [unowned self] in
-        latest = Result { () throws(Failure) -> Iteration in try emit() }
-      }
-      if let value = try take() { return value }
-    }
+  /// Waits for a change and re-evaluates; false when the iteration ended (finished or the
+  /// task was cancelled).
+  @usableFromInline
+  func evaluateNextChange() async -> Bool {
+    // A change parked while nobody waited: no suspension.
+    if runParked() { return true }
     while true {
-      guard let run = await waitForChange() else { return nil }
-      run()
-      if let value = try take() { return value }
+      guard await waitForChange() else { return false }
+      if runParked() { return true }
     }
   }
 
-  /// Consumes the latest evaluation: the element to return, or nil to keep waiting
-  /// (duplicate). Finishing or throwing ends the iteration.
-  private func take() throws(Failure) -> Element? {
-    guard let result = latest else { return nil }
-    latest = nil
-    switch result {
-    case .success(.next(let value)):
-      if let isDuplicate, let lastEmitted, isDuplicate(lastEmitted, value) { return nil }
-      lastEmitted = value
-      return value
-    case .success(.finish):
-      finish()
-      return nil
-    case .failure(let error):
-      finish()
-      throw error
-    }
-  }
-
-  private func finish() {
+  /// Ends the iteration: no further change is evaluated.
+  @usableFromInline
+  func finish() {
     lock.withLock { isFinished = true }
     token?.cancel()
   }
 
-  /// Suspends until a change is parked (returns its run) or the iteration ends (nil).
-  private func waitForChange() async -> (@Sendable () -> Void)? {
-    while true {
-      if let outcome = lock.withLock({ () -> (@Sendable () -> Void)?? in
-        if isFinished { return .some(nil) }
-        if let run = parkedRun {
-          parkedRun = nil
-          return .some(run)
-        }
-        return nil
-      }) {
-        return outcome
+  /// Runs the parked re-evaluation, if any; false when there is none or the iteration ended.
+  /// Synchronous, so a consumer that is already behind pays no suspension or async frame.
+  @usableFromInline
+  func runParked() -> Bool {
+    let (observer, run) = lock.withLock { () -> (ContinuousObserver?, (@Sendable () -> Void)?) in
+      guard !isFinished else { return (nil, nil) }
+      defer {
+        parkedObserver = nil
+        parkedRun = nil
       }
+      return (parkedObserver, parkedRun)
+    }
+    if let observer {
+      observer.runIfQueued()
+      return true
+    }
+    if let run {
+      run()
+      return true
+    }
+    return false
+  }
+
+  /// Suspends until a change is parked (true) or the iteration ends (false).
+  private func waitForChange() async -> Bool {
+    while true {
+      let state = lock.withLock { () -> Bool? in
+        if isFinished { return false }
+        return parkedObserver != nil || parkedRun != nil ? true : nil
+      }
+      if let state { return state }
       await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
           let resumeNow = lock.withLock { () -> Bool in
-            if isFinished || parkedRun != nil { return true }
+            if isFinished || parkedRun != nil || parkedObserver != nil { return true }
             waiter = continuation
             return false
           }
@@ -109,6 +120,54 @@ public final class ObservedValuesIteration<Element: Sendable, Failure: Error>: O
         }
         waiter?.resume()
       }
+    }
+  }
+}
+
+/// The typed half of one ``ObservedValues`` iterator: the latest evaluation and the last
+/// emitted element. Touched only by the consuming task (and the evaluation it runs).
+@usableFromInline
+final class ObservedValuesBuffer<Element: Sendable, Failure: Error>: @unchecked Sendable {
+  @usableFromInline let emit:
+    @Sendable () throws(Failure) -> ObservedValues<Element, Failure>.Iteration
+  @usableFromInline let isDuplicate: (@Sendable (Element, Element) -> Bool)?
+  @exclusivity(unchecked) @usableFromInline var latest:
+    Result<ObservedValues<Element, Failure>.Iteration, Failure>?
+  @exclusivity(unchecked) @usableFromInline var lastEmitted: Element?
+
+  @usableFromInline
+  init(
+    emit: @escaping @Sendable () throws(Failure) -> ObservedValues<Element, Failure>.Iteration,
+    isDuplicate: (@Sendable (Element, Element) -> Bool)?
+  ) {
+    self.emit = emit
+    self.isDuplicate = isDuplicate
+  }
+
+  /// Runs `emit` (with tracking active, inside the observer) and keeps the outcome.
+  @inlinable
+  func evaluate() {
+    latest = Result { () throws(Failure) -> ObservedValues<Element, Failure>.Iteration in try emit()
+    }
+  }
+
+  /// Consumes the latest evaluation: the element to return, or nil to keep waiting
+  /// (duplicate). Finishing or throwing ends the iteration.
+  @inlinable
+  func take(ending iteration: ObservedValuesIteration) throws(Failure) -> Element? {
+    guard let result = latest else { return nil }
+    latest = nil
+    switch result {
+    case .success(.next(let value)):
+      if let isDuplicate, let lastEmitted, isDuplicate(lastEmitted, value) { return nil }
+      lastEmitted = value
+      return value
+    case .success(.finish):
+      iteration.finish()
+      return nil
+    case .failure(let error):
+      iteration.finish()
+      throw error
     }
   }
 }
