@@ -157,8 +157,8 @@ import Testing
 
   @Test func mainActorSchedulerRunsLaterOnTheMainActor() async {
     let model = HandModel()
-    let runs = Box<[String]>([])
-    let done = Box<CheckedContinuation<Void, Never>?>(nil)
+    let runs = LockedBox<[String]>([])
+    let done = LockedBox<CheckedContinuation<Void, Never>?>(nil)
     let token = observe(scheduler: .mainActor) {
       _ = model.a
       if runs.value.isEmpty {
