@@ -18,33 +18,5 @@ final class LegacyFoodTruck: ObservableObject {
   @Published var donuts: [String] = ["Glazed"]
 }
 
-/// S24: the same model with Observation (hand-written registrar accessors).
-final class ObservedFoodTruck: Observable {
-  private let registrar = ObservationRegistrar()
-  private var _orders: [String] = []
-  private var _donuts: [String] = ["Glazed"]
-
-  var orders: [String] {
-    get {
-      registrar.access(self, keyPath: \.orders)
-      return _orders
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.orders, replacing: _orders, with: newValue) {
-        _orders = newValue
-      }
-    }
-  }
-
-  var donuts: [String] {
-    get {
-      registrar.access(self, keyPath: \.donuts)
-      return _donuts
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.donuts, replacing: _donuts, with: newValue) {
-        _donuts = newValue
-      }
-    }
-  }
-}
+/// S24: the same model with Observation is S18's hand-written `FoodTruckModel`.
+typealias ObservedFoodTruck = FoodTruckModel
