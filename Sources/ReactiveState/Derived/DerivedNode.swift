@@ -162,8 +162,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   /// Records an input read during a computation (computing thread).
   final func track(_ source: SourceNode, stamp: UInt64) {
-    if source.lastReaderStamp.load(ordering: .relaxed) == stamp { return }
-    source.lastReaderStamp.store(stamp, ordering: .relaxed)
+    guard source.isFirstRead(byScope: stamp) else { return }
     let version = source.version.load(ordering: .sequentiallyConsistent)
     inputs.append(source, version: version)
     cursor = reuseOrLink(source, version: version, after: cursor)

@@ -162,21 +162,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       if !certain && !inputsChanged() {
         // Only derived inputs were invalidated and they recomputed to equal values.
         GraphLock.shared.lock()
-        if phase == .cancelled {
-          unlinkAllDependencies()
+        if runIsOver() {
           GraphLock.shared.unlock()
           return
         }
-        guard dirtyWhileRunning else {
-          phase = .idle
-          pendingKeyPath = nil
-          GraphLock.shared.unlock()
-          return
-        }
-        dirtyWhileRunning = false
-        certain = pendingIsCertain
-        kind = pendingKind
-        keyPath = pendingKeyPath
+        (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
         ObservationWave.advance()  // the next iteration consumes the new changes
         GraphLock.shared.unlock()
         continue
@@ -192,19 +182,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       scope.end()
 
       GraphLock.shared.lock()
-      if phase == .cancelled {
-        unlinkAllDependencies()
+      if phase != .cancelled { unlinkDependencies(after: cursor) }
+      if runIsOver() {
         GraphLock.shared.unlock()
         return
       }
-      unlinkDependencies(after: cursor)
-      guard dirtyWhileRunning else {
-        phase = .idle
-        pendingKeyPath = nil
-        GraphLock.shared.unlock()
-        return
-      }
-      dirtyWhileRunning = false
       if parksRuns, let scheduler {
         // The run changed something it read: its owner decides when to run it again.
         phase = .queued
@@ -212,9 +194,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         scheduler.schedule { [self] in runIfQueued() }
         return
       }
-      kind = pendingKind
-      keyPath = pendingKeyPath
-      certain = pendingIsCertain
+      (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
       reruns += 1
       if reruns > Self.rerunLimit {
         phase = .idle
@@ -229,6 +209,23 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       ObservationWave.advance()  // the re-run consumes the new changes
       GraphLock.shared.unlock()
     }
+  }
+
+  /// Under the graph lock, after an iteration: whether the run is over — cancelled (every
+  /// link is dropped) or nothing changed while it ran (back to idle). Otherwise clears the
+  /// dirty mark; the caller runs again with the pending change.
+  private func runIsOver() -> Bool {
+    if phase == .cancelled {
+      unlinkAllDependencies()
+      return true
+    }
+    guard dirtyWhileRunning else {
+      phase = .idle
+      pendingKeyPath = nil
+      return true
+    }
+    dirtyWhileRunning = false
+    return false
   }
 
   /// Whether a dependency really changed since the last run: property versions are compared
@@ -267,8 +264,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Records a read during a run (called through the thread's current scope).
   @inline(__always)
   func track(_ slot: SourceNode, stamp: UInt64) {
-    if slot.lastReaderStamp.load(ordering: .relaxed) == stamp { return }
-    slot.lastReaderStamp.store(stamp, ordering: .relaxed)
+    guard slot.isFirstRead(byScope: stamp) else { return }
     let version = slot.version.load(ordering: .sequentiallyConsistent)
     cursor = reuseOrLink(slot, version: version, after: cursor)
   }

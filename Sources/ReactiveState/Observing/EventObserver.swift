@@ -32,15 +32,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
   ) {
     let observer = EventObserver(options: options, onChange: onChange)
-    GraphLock.shared.lock()
-    let missed = OneShotInstallation.link(list, to: observer)
-    if missed != nil {
-      observer.isFinished = true
-      observer.unlinkAllDependencies()
-    } else if observer.firstDependency != nil {
-      _ = Unmanaged.passRetained(observer)
-    }
-    GraphLock.shared.unlock()
+    let missed = OneShotInstallation.install(list, observer) { observer.isFinished = true }
     if let missed {
       // The change landed between the read and the install: report it as already stored.
       let kind: ObservationTracking.Event.Kind = options.contains(.didSet) ? .didSet : .willSet

@@ -20,16 +20,8 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   /// recorded slot changed after it was read (the change the toolchain would lose).
   static func install(_ list: AccessList, onChange: @escaping @Sendable () -> Void) {
     let observer = OneShotObserver(onChange: onChange)
-    GraphLock.shared.lock()
-    let missedChange = OneShotInstallation.link(list, to: observer) != nil
-    if missedChange {
-      observer.isFinished = true
-      observer.unlinkAllDependencies()
-    } else if observer.firstDependency != nil {
-      _ = Unmanaged.passRetained(observer)
-    }
-    GraphLock.shared.unlock()
-    if missedChange { onChange() }
+    let missed = OneShotInstallation.install(list, observer) { observer.isFinished = true }
+    if missed != nil { onChange() }
   }
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
@@ -58,12 +50,31 @@ enum OneShotInstallation {
   /// Install passes, for de-duplicating slots (guarded by the graph lock).
   nonisolated(unsafe) private static var pass: UInt64 = 0
 
+  /// Links `observer` to every live slot of `list` in one critical section. When a recorded
+  /// slot changed after it was read, the registration ends at once (`finish` runs under the
+  /// lock, every link is removed) and that slot is returned for the caller to report; else
+  /// a registration with links retains its observer (+1) until it fires or is dropped.
+  static func install(
+    _ list: AccessList, _ observer: ReactiveNode, finish: () -> Void
+  ) -> SourceNode? {
+    GraphLock.shared.lock()
+    defer { GraphLock.shared.unlock() }
+    let missed = link(list, to: observer)
+    if missed != nil {
+      finish()
+      observer.unlinkAllDependencies()
+    } else if observer.firstDependency != nil {
+      _ = Unmanaged.passRetained(observer)
+    }
+    return missed
+  }
+
   /// Under the graph lock: links `observer` to every live slot of `list`, then returns the
   /// first slot that changed after it was read (nil when none did).
   ///
   /// Links are published (subscriber counts raised) before versions are compared, and a
   /// writer bumps the version before reading the count: one of the two sides sees the other.
-  static func link(_ list: AccessList, to observer: ReactiveNode) -> SourceNode? {
+  private static func link(_ list: AccessList, to observer: ReactiveNode) -> SourceNode? {
     pass &+= 1
     for entry in list.entries {
       let slot = entry.slot

@@ -71,8 +71,7 @@ final class AccessList: TrackingScope {
   }
 
   override func record(_ slot: SourceNode) {
-    if slot.lastReaderStamp.load(ordering: .relaxed) == stamp { return }
-    slot.lastReaderStamp.store(stamp, ordering: .relaxed)
+    guard slot.isFirstRead(byScope: stamp) else { return }
     append(Entry(slot: slot, version: slot.version.load(ordering: .sequentiallyConsistent)))
   }
 
@@ -89,9 +88,7 @@ final class AccessList: TrackingScope {
       for entry in entries { parent.record(entry.slot) }
       return
     }
-    for entry in entries
-    where entry.slot.lastReaderStamp.load(ordering: .relaxed) != parentList.stamp {
-      entry.slot.lastReaderStamp.store(parentList.stamp, ordering: .relaxed)
+    for entry in entries where entry.slot.isFirstRead(byScope: parentList.stamp) {
       parentList.append(entry)
     }
   }

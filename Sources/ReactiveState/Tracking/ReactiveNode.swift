@@ -194,8 +194,6 @@ struct DeliveryQueue {
   private var head: Unmanaged<ReactiveNode>?
   private var tail: Unmanaged<ReactiveNode>?
 
-  var isEmpty: Bool { head == nil }
-
   /// Enqueues `node` (caller holds the graph lock).
   mutating func append(_ node: ReactiveNode) {
     let entry = Unmanaged.passRetained(node)

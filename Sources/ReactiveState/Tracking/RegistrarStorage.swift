@@ -104,19 +104,17 @@ final class RegistrarStorage: @unchecked Sendable {
 
   // MARK: - Entry points used by the inlinable registrar
 
-  /// Records a read in the active scope.
+  /// Records a read in the active scope (the inlined accessor has already ruled out a
+  /// repeat of the scope's last read).
   @usableFromInline
   func recordAccess(
     site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath, in scope: UnsafeMutableRawPointer
   ) {
     Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
-      let storage = Unmanaged.passUnretained(self).toOpaque()
       if let site {
-        // Repeated reads of the same property stop here: two compares.
-        if scope.lastSite == site && scope.lastStorage == storage { return }
         slot(site: site, keyPath: keyPath)._withUnsafeGuaranteedRef { scope.record($0) }
         scope.lastSite = site
-        scope.lastStorage = storage
+        scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
       } else {
         scope.record(slot(for: keyPath()))
       }

@@ -25,6 +25,15 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   /// Stamp of the last tracking scope that recorded this source (a cheap duplicate filter; a
   /// race between threads only produces a harmless duplicate entry).
   final let lastReaderStamp = Atomic<UInt64>(0)
+
+  /// Whether this is the first read of the source by the scope stamped `stamp` (and marks
+  /// it read). A race between threads only lets a duplicate through, which callers tolerate.
+  @inline(__always)
+  final func isFirstRead(byScope stamp: UInt64) -> Bool {
+    if lastReaderStamp.load(ordering: .relaxed) == stamp { return false }
+    lastReaderStamp.store(stamp, ordering: .relaxed)
+    return true
+  }
   /// Install pass that last linked this source (duplicate filter under the graph lock).
   @exclusivity(unchecked) final var installMark: UInt64 = 0
   /// The ``ObservationWave`` of this source's last `didSet` walk; 0 after a new subscriber
