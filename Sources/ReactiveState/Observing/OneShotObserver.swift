@@ -13,15 +13,21 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
 
   private init(onChange: @escaping @Sendable () -> Void) {
     self.onChange = onChange
-    super.init(interest: .willSet)
+    super.init(interest: .willSet, handsPendingRetainToQueue: true)
   }
 
   /// Links an observer for every slot in `list`, or calls `onChange` right away when a
   /// recorded slot changed after it was read (the change the toolchain would lose).
-  static func install(_ list: AccessList, onChange: @escaping @Sendable () -> Void) {
-    let observer = OneShotObserver(onChange: onChange)
-    let missed = OneShotInstallation.install(list, observer) { observer.isFinished = true }
-    if missed != nil { onChange() }
+  static func install(_ list: AccessList, onChange: consuming @escaping @Sendable () -> Void) {
+    // Born with the registration's retain, and owning the callback it was handed, so arming
+    // costs no reference counting.
+    let observer = Unmanaged.passRetained(OneShotObserver(onChange: onChange))
+    let (linked, missed) = observer._withUnsafeGuaranteedRef { observer in
+      OneShotInstallation.install(list, observer) { observer.isFinished = true }
+    }
+    if linked { return }
+    if missed != nil { observer._withUnsafeGuaranteedRef { $0.onChange() } }
+    observer.release()
   }
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
@@ -40,8 +46,8 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   }
 
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
+    // The queue holds the pending retain and drops it after this returns.
     if event == .willSet { onChange() }
-    Unmanaged.passUnretained(self).release()
   }
 }
 
@@ -52,21 +58,22 @@ enum OneShotInstallation {
 
   /// Links `observer` to every live slot of `list` in one critical section. When a recorded
   /// slot changed after it was read, the registration ends at once (`finish` runs under the
-  /// lock, every link is removed) and that slot is returned for the caller to report; else
-  /// a registration with links retains its observer (+1) until it fires or is dropped.
+  /// lock, every link is removed) and that slot is returned for the caller to report.
+  ///
+  /// The caller retains `observer` once for the registration before calling. `linked` says
+  /// whether the registration now holds that retain (it is dropped when the observer fires
+  /// or its objects go away); otherwise the caller releases it.
   static func install(
     _ list: AccessList, _ observer: ReactiveNode, finish: () -> Void
-  ) -> SourceNode? {
+  ) -> (linked: Bool, missed: SourceNode?) {
     GraphLock.shared.lock()
     defer { GraphLock.shared.unlock() }
     let missed = link(list, to: observer)
     if missed != nil {
       finish()
       observer.unlinkAllDependencies()
-    } else if observer.firstDependency != nil {
-      _ = Unmanaged.passRetained(observer)
     }
-    return missed
+    return (observer.firstDependency != nil, missed)
   }
 
   /// Under the graph lock: links `observer` to every live slot of `list`, then returns the
@@ -77,13 +84,15 @@ enum OneShotInstallation {
   private static func link(_ list: AccessList, to observer: ReactiveNode) -> SourceNode? {
     pass &+= 1
     for entry in list.entries {
-      let slot = entry.slot
-      guard slot.installMark != pass, !slot.isDetached else { continue }
-      slot.installMark = pass
-      ReactiveNode.link(slot, to: observer, version: entry.version)
+      entry.source._withUnsafeGuaranteedRef { slot in
+        guard slot.installMark != pass, !slot.isDetached else { return }
+        slot.installMark = pass
+        ReactiveNode.link(slot, to: observer, version: entry.version)
+      }
     }
-    for entry in list.entries where entry.slot.changedSince(entry.version) {
-      return entry.slot
+    for entry in list.entries
+    where entry.source._withUnsafeGuaranteedRef({ $0.changedSince(entry.version) }) {
+      return entry.source.takeUnretainedValue()
     }
     return nil
   }

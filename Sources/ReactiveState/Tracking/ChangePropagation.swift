@@ -24,26 +24,29 @@ enum ChangePropagation {
     }
     walkPass &+= 1
     let pass = walkPass
-    var walking: SourceNode? = source
-    var stack: DerivedNode?
+    // Unmanaged references throughout: every node reached is kept alive by its links, which
+    // only change under the lock we hold, so the walk needs no reference counting.
+    var walking: Unmanaged<SourceNode>? = .passUnretained(source)
+    var stack: Unmanaged<DerivedNode>?
     while let current = walking {
-      var link = current.firstSubscriber
+      var link = current._withUnsafeGuaranteedRef { $0.firstSubscriber }
       while let edge = link {
         // Read the successor first: `receive` may unlink `edge` (a one-shot cancels itself).
         link = edge.pointee.nextSubscriber
-        let subscriber = edge.pointee.subscriber
-        if subscriber.isDerived {
-          let derived = unsafeDowncast(subscriber, to: DerivedNode.self)
-          if derived.invalidate(event, pass: pass) {
-            derived.nextToWalk = stack
-            stack = derived
+        edge.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
+          if subscriber.isDerived {
+            let derived = unsafeDowncast(subscriber, to: DerivedNode.self)
+            if derived.invalidate(event, pass: pass) {
+              derived.nextToWalk = stack?.takeUnretainedValue()
+              stack = .passUnretained(derived)
+            }
+          } else if subscriber.receive(event, from: edge) {
+            queue.append(subscriber)
           }
-        } else if subscriber.receive(event, from: edge) {
-          queue.append(subscriber)
         }
       }
-      walking = stack
-      stack = stack?.nextToWalk
+      walking = stack.map { Unmanaged<SourceNode>.fromOpaque($0.toOpaque()) }
+      stack = stack?._withUnsafeGuaranteedRef { $0.nextToWalk.map { .passUnretained($0) } }
     }
     GraphLock.shared.unlock()
     queue.deliverAll(event, from: source)

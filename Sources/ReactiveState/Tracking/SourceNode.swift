@@ -47,7 +47,7 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
 
   init() { super.init(interest: []) }
 
-  override init(interest: MutationInterest, isDerived: Bool) {
+  init(interest: MutationInterest, isDerived: Bool) {
     super.init(interest: interest, isDerived: isDerived)
   }
 
