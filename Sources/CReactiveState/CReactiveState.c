@@ -1,3 +1,3 @@
 #include "CReactiveState.h"
 
-_Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec"))) = {0, 0, 0, 0, 0};
+_Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec"))) = {0};

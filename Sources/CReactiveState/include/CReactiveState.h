@@ -17,6 +17,12 @@ typedef struct rs_thread_state {
   void *_Nullable transaction;
   /// Nesting depth of `withTransaction` on this thread (0: none open).
   uint64_t transaction_depth;
+  /// Finished one-shot observers kept for reuse (retained Swift objects chained through
+  /// their delivery-queue link), and how many there are.
+  void *_Nullable observer_pool;
+  uint64_t observer_pool_count;
+  /// Nonzero once a thread-exit handler that releases the cached objects above is set.
+  uint64_t has_exit_cleanup;
 } rs_thread_state;
 
 extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));

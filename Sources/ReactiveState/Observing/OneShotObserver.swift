@@ -1,3 +1,5 @@
+import CReactiveState
+
 /// The registration behind `withObservationTracking(_:onChange:)`: fires once, at the first
 /// `willSet` of anything read, then is gone.
 ///
@@ -7,7 +9,8 @@
 /// anyone calls `onChange`. A pending registration retains itself (+1) until it fires or its
 /// last observed object is deallocated; then the retain is dropped outside the lock.
 final class OneShotObserver: ReactiveNode, @unchecked Sendable {
-  private let onChange: @Sendable () -> Void
+  /// Replaced by a no-op when the observer is recycled, which releases the user's closure.
+  private var onChange: @Sendable () -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
 
@@ -19,15 +22,70 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   /// Links an observer for every slot in `list`, or calls `onChange` right away when a
   /// recorded slot changed after it was read (the change the toolchain would lose).
   static func install(_ list: AccessList, onChange: consuming @escaping @Sendable () -> Void) {
-    // Born with the registration's retain, and owning the callback it was handed, so arming
+    // Carries the registration's retain, and owns the callback it was handed, so arming
     // costs no reference counting.
-    let observer = Unmanaged.passRetained(OneShotObserver(onChange: onChange))
+    let observer = make(onChange: onChange)
     let (linked, missed) = observer._withUnsafeGuaranteedRef { observer in
       OneShotInstallation.install(list, observer) { observer.isFinished = true }
     }
     if linked { return }
-    if missed != nil { observer._withUnsafeGuaranteedRef { $0.onChange() } }
-    observer.release()
+    observer._withUnsafeGuaranteedRef { observer in
+      if missed != nil { observer.onChange() }
+      observer.recycle()
+    }
+  }
+
+  // MARK: - Reuse
+
+  /// How many finished observers a thread keeps for reuse.
+  private static let poolLimit: UInt64 = 4096
+
+  /// A retained observer for `onChange`: a finished one from this thread's pool when there
+  /// is one (no allocation), else a new one.
+  @inline(__always)
+  private static func make(onChange: consuming @escaping @Sendable () -> Void)
+    -> Unmanaged<OneShotObserver>
+  {
+    let thread = rs_current_thread()
+    guard let pooled = thread.pointee.observer_pool else {
+      return .passRetained(OneShotObserver(onChange: onChange))
+    }
+    let observer = Unmanaged<OneShotObserver>.fromOpaque(pooled)
+    observer._withUnsafeGuaranteedRef { observer in
+      thread.pointee.observer_pool = observer.nextQueued?.toOpaque()
+      thread.pointee.observer_pool_count -= 1
+      observer.nextQueued = nil
+      observer.isFinished = false
+      observer.onChange = onChange
+    }
+    return observer
+  }
+
+  /// Ends this finished observer's life, consuming the registration's retain: drops the
+  /// user's closure, then keeps the observer in this thread's pool or releases it.
+  private func recycle() {
+    onChange = OneShotObserver.finishedCallback
+    let thread = rs_current_thread()
+    guard thread.pointee.observer_pool_count < OneShotObserver.poolLimit else {
+      Unmanaged.passUnretained(self).release()
+      return
+    }
+    ThreadCaches.registerExitCleanup(thread)
+    nextQueued = thread.pointee.observer_pool.map { Unmanaged<ReactiveNode>.fromOpaque($0) }
+    thread.pointee.observer_pool = Unmanaged.passUnretained(self).toOpaque()
+    thread.pointee.observer_pool_count += 1
+  }
+
+  private static let finishedCallback: @Sendable () -> Void = {}
+
+  /// Releases every pooled observer of `thread` (it is exiting).
+  static func drainPool(_ thread: UnsafeMutablePointer<rs_thread_state>) {
+    while let pooled = thread.pointee.observer_pool {
+      let observer = Unmanaged<OneShotObserver>.fromOpaque(pooled)
+      thread.pointee.observer_pool = observer._withUnsafeGuaranteedRef { $0.nextQueued?.toOpaque() }
+      thread.pointee.observer_pool_count -= 1
+      observer.release()
+    }
   }
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
@@ -46,8 +104,8 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   }
 
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
-    // The queue holds the pending retain and drops it after this returns.
     if event == .willSet { onChange() }
+    recycle()
   }
 }
 

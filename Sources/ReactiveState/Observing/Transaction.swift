@@ -41,6 +41,7 @@ final class ObservationTransaction {
       transaction = Unmanaged<ObservationTransaction>.fromOpaque(existing).takeUnretainedValue()
     } else {
       transaction = ObservationTransaction()
+      ThreadCaches.registerExitCleanup(thread)
       thread.pointee.transaction = Unmanaged.passRetained(transaction).toOpaque()
     }
     thread.pointee.transaction_depth += 1

@@ -76,6 +76,7 @@ final class AccessList: TrackingScope {
       return list.capacity <= 64
     }
     if keep && thread.pointee.spare_access_list == nil {
+      ThreadCaches.registerExitCleanup(thread)
       thread.pointee.spare_access_list = list.toOpaque()
     } else {
       list.release()

@@ -30,8 +30,9 @@ class ReactiveNode: @unchecked Sendable {
   /// Whether this node is a ``DerivedNode`` (propagation walks through it).
   final let isDerived: Bool
   /// Whether the node is queued for delivery only when its registration ends, and then
-  /// hands its own pending retain to the ``DeliveryQueue`` (which then needs no retain of
-  /// its own). One-shot observers work this way.
+  /// hands its own pending retain to the ``DeliveryQueue``, which neither retains nor
+  /// releases it: ``deliver(_:from:)`` consumes that retain. One-shot observers work this
+  /// way.
   final let handsPendingRetainToQueue: Bool
 
   init(interest: MutationInterest, isDerived: Bool = false, handsPendingRetainToQueue: Bool = false) {
@@ -223,10 +224,14 @@ struct DeliveryQueue {
     head = nil
     tail = nil
     while let entry = cursor {
-      let node = entry.takeRetainedValue()
-      cursor = node.nextQueued
-      node.nextQueued = nil
-      node.deliver(event, from: source)
+      let deliverConsumesRetain = entry._withUnsafeGuaranteedRef { node in
+        cursor = node.nextQueued
+        node.nextQueued = nil
+        return node.handsPendingRetainToQueue
+      }
+      // Nothing touches a consuming node after `deliver`: it may be gone or reused by then.
+      entry._withUnsafeGuaranteedRef { $0.deliver(event, from: source) }
+      if !deliverConsumesRetain { entry.release() }
     }
   }
 }
