@@ -290,6 +290,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     return enqueue(kind: .deinit, link: nil)
   }
 
+  override func missedChange(at link: LinkPointer) {
+    _ = enqueue(kind: .didSet, link: link)
+  }
+
   /// Under the graph lock: records the change and says whether to deliver.
   private func enqueue(kind: ObservationTracking.Event.Kind, link: LinkPointer?) -> Bool {
     func keyPath() -> AnyKeyPath? { link?.pointee.source.changeKeyPath }

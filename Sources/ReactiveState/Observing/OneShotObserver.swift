@@ -1,4 +1,5 @@
 import CReactiveState
+import Synchronization
 
 /// The registration behind `withObservationTracking(_:onChange:)`: fires once, at the first
 /// `willSet` of anything read, then is gone.
@@ -64,7 +65,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   /// Ends this finished observer's life, consuming the registration's retain: drops the
   /// user's closure, then keeps the observer in this thread's pool or releases it.
   private func recycle() {
-    onChange = OneShotObserver.finishedCallback
+    onChange = {}
     let thread = rs_current_thread()
     guard thread.pointee.observer_pool_count < OneShotObserver.poolLimit else {
       Unmanaged.passUnretained(self).release()
@@ -75,8 +76,6 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     thread.pointee.observer_pool = Unmanaged.passUnretained(self).toOpaque()
     thread.pointee.observer_pool_count += 1
   }
-
-  private static let finishedCallback: @Sendable () -> Void = {}
 
   /// Releases every pooled observer of `thread` (it is exiting).
   static func drainPool(_ thread: UnsafeMutablePointer<rs_thread_state>) {
@@ -148,6 +147,7 @@ enum OneShotInstallation {
         ReactiveNode.link(slot, to: observer, version: entry.version)
       }
     }
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
     for entry in list.entries
     where entry.source._withUnsafeGuaranteedRef({ $0.changedSince(entry.version) }) {
       return entry.source.takeUnretainedValue()

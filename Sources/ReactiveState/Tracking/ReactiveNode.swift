@@ -158,8 +158,17 @@ class ReactiveNode: @unchecked Sendable {
     }
     GraphLock.shared.lock()
     defer { GraphLock.shared.unlock() }
-    return ReactiveNode.link(source, to: self, after: cursor, version: version)
+    let link = ReactiveNode.link(source, to: self, after: cursor, version: version)
+    // A write that landed between the read and this link saw no listener: catch it here
+    // (the link is published first, so either the writer or this check sees the other).
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    if source.changedSince(version) { missedChange(at: link) }
+    return link
   }
+
+  /// Under the graph lock: a source this running node just linked changed after it was
+  /// read, before the link existed (no notification reached this node).
+  func missedChange(at link: LinkPointer) {}
 
   /// Removes every dependency edge of this subscriber.
   final func unlinkAllDependencies() {
