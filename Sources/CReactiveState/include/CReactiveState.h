@@ -25,6 +25,22 @@ typedef struct rs_thread_state {
   uint64_t has_exit_cleanup;
 } rs_thread_state;
 
+/// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended
+/// acquire and release are one atomic instruction each; contended waiters spin briefly, then
+/// sleep on a futex (Linux) or yield. Built from C11 atomics, so ThreadSanitizer sees its
+/// acquire/release ordering. Zero-initialised memory is an unlocked lock.
+typedef struct rs_lock {
+  uint32_t state;
+} rs_lock;
+
+void rs_lock_acquire(rs_lock *_Nonnull lock);
+void rs_lock_release(rs_lock *_Nonnull lock);
+
+/// The process-wide dependency-graph lock (see `GraphLock`).
+extern rs_lock rs_graph_lock;
+
+static inline rs_lock *_Nonnull rs_graph_lock_pointer(void) { return &rs_graph_lock; }
+
 extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));
 
 static inline rs_thread_state *_Nonnull rs_current_thread(void) { return &rs_thread; }

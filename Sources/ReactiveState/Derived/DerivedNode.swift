@@ -36,7 +36,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// The thread computing right now (cycle detection), 0 when none.
   final let computingThread = Atomic<UInt64>(0)
   /// Serialises computations and validations of this node.
-  final let computeLock = PThreadMutex()
+  final let computeLock = WordLock()
   /// What the last computation read, in order, with the versions it saw (compute lock).
   @exclusivity(unchecked) final var inputs = InputList()
   /// The last link confirmed by the running computation (computing thread).
@@ -118,7 +118,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     guard isStale.load(ordering: .acquiring) else { return true }
     isStale.store(false, ordering: .sequentiallyConsistent)
     // Consuming the change: the next write to an input must walk here again.
-    GraphLock.shared.withLock { ObservationWave.advance() }
+    GraphLock.withLock { ObservationWave.advance() }
     if hasValue && !isUnlinked.load(ordering: .sequentiallyConsistent) && !inputsChanged() {
       return true
     }
@@ -142,7 +142,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   private func compute() {
     computingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
-    GraphLock.shared.withLock { isComputing = true }
+    GraphLock.withLock { isComputing = true }
     isUnlinked.store(false, ordering: .sequentiallyConsistent)
     cursor = nil
     inputs.restart()
@@ -151,7 +151,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     let changed = evaluateAndStore()
     scope.end()
     inputs.trim()
-    GraphLock.shared.withLock {
+    GraphLock.withLock {
       unlinkDependencies(after: cursor)
       isComputing = false
     }

@@ -81,7 +81,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Runs the body for the first time (event kind `.initial`) on the calling thread.
   func start() {
-    GraphLock.shared.withLock {
+    GraphLock.withLock {
       phase = .running
       ObservationWave.advance()
     }
@@ -90,9 +90,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Runs a queued change now (delivery point: transaction end, scheduler).
   func runIfQueued() {
-    GraphLock.shared.lock()
+    GraphLock.lock()
     guard phase == .queued else {
-      GraphLock.shared.unlock()
+      GraphLock.unlock()
       return
     }
     phase = .running
@@ -101,7 +101,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     let kind = pendingKind
     let keyPath = pendingKeyPath
     let certain = pendingIsCertain
-    GraphLock.shared.unlock()
+    GraphLock.unlock()
     execute(kind: kind, keyPath: keyPath, certain: certain)
   }
 
@@ -113,7 +113,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Unless `force` is set, a queued run caused only by derived inputs is skipped when they
   /// recompute to equal values (the equality cut-off); `force` always runs the body.
   func runNow(force: Bool) {
-    GraphLock.shared.lock()
+    GraphLock.lock()
     let kind: ObservationTracking.Event.Kind
     let keyPath: AnyKeyPath?
     let certain: Bool
@@ -127,25 +127,25 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       keyPath = nil
       certain = true
     case .running, .cancelled:
-      GraphLock.shared.unlock()
+      GraphLock.unlock()
       return
     }
     phase = .running
     ObservationWave.advance()
     dirtyWhileRunning = false
     pendingKeyPath = nil
-    GraphLock.shared.unlock()
+    GraphLock.unlock()
     execute(kind: kind, keyPath: keyPath, certain: certain)
   }
 
   /// The key path of the change a queued run is waiting for, if any.
   var queuedKeyPath: AnyKeyPath? {
-    GraphLock.shared.withLock { phase == .queued ? pendingKeyPath : nil }
+    GraphLock.withLock { phase == .queued ? pendingKeyPath : nil }
   }
 
   /// Drops a queued run (cycle protection), with a diagnostic.
   func abandonQueuedRun(reason: String) {
-    let keyPath = GraphLock.shared.withLock { () -> AnyKeyPath? in
+    let keyPath = GraphLock.withLock { () -> AnyKeyPath? in
       if phase == .queued { phase = .idle }
       ObservationWave.advance()  // no longer waiting: later changes must reach it again
       return pendingKeyPath
@@ -161,14 +161,14 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     while true {
       if !certain && !inputsChanged() {
         // Only derived inputs were invalidated and they recomputed to equal values.
-        GraphLock.shared.lock()
+        GraphLock.lock()
         if runIsOver() {
-          GraphLock.shared.unlock()
+          GraphLock.unlock()
           return
         }
         (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
         ObservationWave.advance()  // the next iteration consumes the new changes
-        GraphLock.shared.unlock()
+        GraphLock.unlock()
         continue
       }
       cursor = nil
@@ -181,16 +181,16 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       }
       scope.end()
 
-      GraphLock.shared.lock()
+      GraphLock.lock()
       if phase != .cancelled { unlinkDependencies(after: cursor) }
       if runIsOver() {
-        GraphLock.shared.unlock()
+        GraphLock.unlock()
         return
       }
       if parksRuns, let scheduler {
         // The run changed something it read: its owner decides when to run it again.
         phase = .queued
-        GraphLock.shared.unlock()
+        GraphLock.unlock()
         scheduler.schedule { [self] in runIfQueued() }
         return
       }
@@ -200,14 +200,14 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         phase = .idle
         pendingKeyPath = nil
         ObservationWave.advance()  // no longer waiting: later changes must reach it again
-        GraphLock.shared.unlock()
+        GraphLock.unlock()
         ObservationDiagnostics.report(
           "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
             + "it keeps changing \(describe(keyPath)), which it also reads")
         return
       }
       ObservationWave.advance()  // the re-run consumes the new changes
-      GraphLock.shared.unlock()
+      GraphLock.unlock()
     }
   }
 
@@ -233,7 +233,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private func inputsChanged() -> Bool {
     derivedInputs.removeAll(keepingCapacity: true)
     var changed = false
-    GraphLock.shared.withLock {
+    GraphLock.withLock {
       var link = firstDependency
       while let edge = link, !changed {
         link = edge.pointee.nextDependency
@@ -351,8 +351,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   }
 
   func cancelObservation() {
-    GraphLock.shared.lock()
-    defer { GraphLock.shared.unlock() }
+    GraphLock.lock()
+    defer { GraphLock.unlock() }
     guard phase != .cancelled else { return }
     let wasRunning = phase == .running
     phase = .cancelled

@@ -108,7 +108,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   }
 
   func cancelObservation() {
-    let released = GraphLock.shared.withLock { finish() }
+    let released = GraphLock.withLock { finish() }
     if released { Unmanaged.passUnretained(self).release() }
   }
 }

@@ -27,7 +27,7 @@ extension ObservationScheduler where Self == MainActorScheduler {
 
 /// A scheduler that only runs work when told to: deterministic tests.
 public final class ManualScheduler: ObservationScheduler, @unchecked Sendable {
-  private let lock = PThreadMutex()
+  private let lock = WordLock()
   private var pending: [@Sendable () -> Void] = []
 
   /// Creates an empty scheduler.

@@ -7,7 +7,7 @@
 /// run time; the typed half (``ObservedValuesBuffer``) is specialised in the caller.
 @usableFromInline
 final class ObservedValuesIteration: RunParkingScheduler, @unchecked Sendable {
-  private let lock = PThreadMutex()
+  private let lock = WordLock()
   // Guarded by `lock`.
   @exclusivity(unchecked) private var parkedRun: (@Sendable () -> Void)?
   /// The observer whose queued run is parked (the allocation-free form of `parkedRun`).

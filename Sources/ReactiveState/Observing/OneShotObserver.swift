@@ -123,8 +123,8 @@ enum OneShotInstallation {
   static func install(
     _ list: AccessList, _ observer: ReactiveNode, finish: () -> Void
   ) -> (linked: Bool, missed: SourceNode?) {
-    GraphLock.shared.lock()
-    defer { GraphLock.shared.unlock() }
+    GraphLock.lock()
+    defer { GraphLock.unlock() }
     let missed = link(list, to: observer)
     if missed != nil {
       finish()

@@ -14,10 +14,10 @@ enum ChangePropagation {
   /// source walks its subscribers once.
   static func notify(_ source: SourceNode, _ event: SourceEvent) {
     var queue = DeliveryQueue()
-    GraphLock.shared.lock()
+    GraphLock.lock()
     if event == .didSet {
       if source.didSetWalkWave == ObservationWave.current {
-        GraphLock.shared.unlock()
+        GraphLock.unlock()
         return
       }
       source.didSetWalkWave = ObservationWave.mark()
@@ -48,7 +48,7 @@ enum ChangePropagation {
       walking = stack.map { Unmanaged<SourceNode>.fromOpaque($0.toOpaque()) }
       stack = stack?._withUnsafeGuaranteedRef { $0.nextToWalk.map { .passUnretained($0) } }
     }
-    GraphLock.shared.unlock()
+    GraphLock.unlock()
     queue.deliverAll(event, from: source)
   }
 
@@ -60,7 +60,7 @@ enum ChangePropagation {
   /// subscribers, then delivers `.deinitialized` to those that asked for it.
   static func detach(_ head: PropertySlot) {
     var queue = DeliveryQueue()
-    GraphLock.shared.lock()
+    GraphLock.lock()
     var slot: PropertySlot? = head
     while let current = slot {
       detachLinks(of: current, into: &queue)
@@ -68,18 +68,18 @@ enum ChangePropagation {
       slot = current.next
     }
     ReactiveNode.drainOrphans()
-    GraphLock.shared.unlock()
+    GraphLock.unlock()
     queue.deliverAll(.deinitialized, from: head)
   }
 
   /// Detaches a deallocating derived value from its subscribers and its inputs.
   static func detachSubscribers(of node: DerivedNode) {
     var queue = DeliveryQueue()
-    GraphLock.shared.lock()
+    GraphLock.lock()
     detachLinks(of: node, into: &queue)
     node.unlinkAllDependencies()
     ReactiveNode.drainOrphans()
-    GraphLock.shared.unlock()
+    GraphLock.unlock()
     // The node itself is being deinitialised: events name a stand-in source.
     queue.deliverAll(.deinitialized, from: goneSource)
   }

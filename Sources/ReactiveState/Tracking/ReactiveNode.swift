@@ -156,8 +156,8 @@ class ReactiveNode: @unchecked Sendable {
       candidate.pointee.version = version
       return candidate
     }
-    GraphLock.shared.lock()
-    defer { GraphLock.shared.unlock() }
+    GraphLock.lock()
+    defer { GraphLock.unlock() }
     let link = ReactiveNode.link(source, to: self, after: cursor, version: version)
     // A write that landed between the read and this link saw no listener: catch it here
     // (the link is published first, so either the writer or this check sees the other).

@@ -50,7 +50,7 @@ final class RegistrarStorage: @unchecked Sendable {
   func existingSlot(for keyPath: AnyKeyPath) -> PropertySlot? {
     guard let head = headSlot else { return nil }
     if head.ordinal >= Self.listLimit {
-      return GraphLock.shared.withLock { headSlot?.wideIndex?[keyPath] }
+      return GraphLock.withLock { headSlot?.wideIndex?[keyPath] }
     }
     return existingSlotInList(for: keyPath)
   }
@@ -65,8 +65,8 @@ final class RegistrarStorage: @unchecked Sendable {
   /// The slot for `keyPath`, created if needed.
   func slot(for keyPath: AnyKeyPath) -> PropertySlot {
     if let slot = existingSlot(for: keyPath) { return slot }
-    GraphLock.shared.lock()
-    defer { GraphLock.shared.unlock() }
+    GraphLock.lock()
+    defer { GraphLock.unlock() }
     // Another thread may have inserted it meanwhile.
     let head = headSlot
     let count = head.map { $0.ordinal + 1 } ?? 0
