@@ -18,7 +18,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Name used in diagnostics.
   @usableFromInline let name: String
   /// Propagation stack link (graph lock).
-  @exclusivity(unchecked) unowned(unsafe) final var nextToWalk: DerivedNode?
+  @exclusivity(unchecked) final var nextToWalk: Unmanaged<DerivedNode>?
   /// The last propagation pass that reached this node (graph lock).
   @exclusivity(unchecked) final var walkedPass: UInt64 = 0
   /// Orphan worklist link (graph lock).
@@ -118,7 +118,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     guard isStale.load(ordering: .acquiring) else { return true }
     isStale.store(false, ordering: .sequentiallyConsistent)
     // Consuming the change: the next write to an input must walk here again.
-    GraphLock.withLock { ObservationWave.advance() }
+    ObservationWave.advanceIfMarked()
     if hasValue && !isUnlinked.load(ordering: .sequentiallyConsistent) && !inputsChanged() {
       return true
     }
@@ -130,12 +130,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// inputs first, in read order, stopping at the first change).
   private func inputsChanged() -> Bool {
     for input in inputs.inputs {
-      if input.source.isDerived {
-        _ = unsafeDowncast(input.source, to: DerivedNode.self).refresh()
+      let moved = input.source._withUnsafeGuaranteedRef { source in
+        if source.isDerived { _ = unsafeDowncast(source, to: DerivedNode.self).refresh() }
+        return source.version.load(ordering: .sequentiallyConsistent) != input.version
       }
-      if input.source.version.load(ordering: .sequentiallyConsistent) != input.version {
-        return true
-      }
+      if moved { return true }
     }
     return false
   }
@@ -143,7 +142,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   private func compute() {
     computingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
     GraphLock.withLock { isComputing = true }
-    isUnlinked.store(false, ordering: .sequentiallyConsistent)
+    if isUnlinked.load(ordering: .relaxed) { isUnlinked.store(false, ordering: .sequentiallyConsistent) }
     cursor = nil
     inputs.restart()
     scope.reset()

@@ -37,7 +37,7 @@ enum ChangePropagation {
           if subscriber.isDerived {
             let derived = unsafeDowncast(subscriber, to: DerivedNode.self)
             if derived.invalidate(event, pass: pass) {
-              derived.nextToWalk = stack?.takeUnretainedValue()
+              derived.nextToWalk = stack
               stack = .passUnretained(derived)
             }
           } else if subscriber.receive(event, from: edge) {
@@ -46,7 +46,7 @@ enum ChangePropagation {
         }
       }
       walking = stack.map { Unmanaged<SourceNode>.fromOpaque($0.toOpaque()) }
-      stack = stack?._withUnsafeGuaranteedRef { $0.nextToWalk.map { .passUnretained($0) } }
+      stack = stack?._withUnsafeGuaranteedRef { $0.nextToWalk }
     }
     GraphLock.unlock()
     queue.deliverAll(event, from: source)
