@@ -142,7 +142,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   private func compute() {
     computingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
     GraphLock.withLock { isComputing = true }
-    if isUnlinked.load(ordering: .relaxed) { isUnlinked.store(false, ordering: .sequentiallyConsistent) }
+    if isUnlinked.load(ordering: .relaxed) {
+      isUnlinked.store(false, ordering: .sequentiallyConsistent)
+    }
     cursor = nil
     inputs.restart()
     scope.reset()

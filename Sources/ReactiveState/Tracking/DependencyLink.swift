@@ -47,7 +47,8 @@ enum LinkAllocator {
     }
     link.initialize(
       to: DependencyLink(
-        sourceNode: .passUnretained(source), subscriberNode: .passUnretained(subscriber), previousSubscriber: nil, nextSubscriber: nil,
+        sourceNode: .passUnretained(source), subscriberNode: .passUnretained(subscriber),
+        previousSubscriber: nil, nextSubscriber: nil,
         previousDependency: nil, nextDependency: nil, version: version))
     return link
   }

@@ -35,7 +35,8 @@ class ReactiveNode: @unchecked Sendable {
   /// way.
   final let handsPendingRetainToQueue: Bool
 
-  init(interest: MutationInterest, isDerived: Bool = false, handsPendingRetainToQueue: Bool = false) {
+  init(interest: MutationInterest, isDerived: Bool = false, handsPendingRetainToQueue: Bool = false)
+  {
     self.interest = interest
     self.isDerived = isDerived
     self.handsPendingRetainToQueue = handsPendingRetainToQueue
@@ -152,7 +153,9 @@ class ReactiveNode: @unchecked Sendable {
     -> LinkPointer
   {
     let candidate = cursor == nil ? firstDependency : cursor!.pointee.nextDependency
-    if let candidate, candidate.pointee.sourceNode.toOpaque() == Unmanaged.passUnretained(source).toOpaque() {
+    if let candidate,
+      candidate.pointee.sourceNode.toOpaque() == Unmanaged.passUnretained(source).toOpaque()
+    {
       candidate.pointee.version = version
       return candidate
     }
