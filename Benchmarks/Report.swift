@@ -12,14 +12,16 @@ enum BenchmarkReport {
     var lines: [String] = []
     lines.append("# ReactiveState benchmark report")
     lines.append("")
-    let command = (["swift run -c release ReactiveStateBenchmarks"] + arguments).joined(separator: " ")
+    let command = (["swift run -c release ReactiveStateBenchmarks"] + arguments).joined(
+      separator: " ")
     lines.append("Written by `\(command)` on \(utcDate()).")
     lines.append("")
     lines.append(
       "Each figure is the median of \(harness.samples) samples, in nanoseconds per operation unless "
         + "the row names another unit. The Observation column is the toolchain's Observation "
         + "measured in the same process; ratio = Observation ÷ ReactiveState (higher is better "
-        + "for ReactiveState). The goal column is the project's target for the row (✓ met, ✗ missed).")
+        + "for ReactiveState). The goal column is the project's target for the row (✓ met, ✗ missed)."
+    )
     if harness.quick {
       lines.append("")
       lines.append(
@@ -80,9 +82,15 @@ enum BenchmarkReport {
     }
     var system = utsname()
     uname(&system)
-    let kernel = withUnsafeBytes(of: &system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    let release = readTextFile("/etc/os-release").flatMap { field("PRETTY_NAME", in: $0, separator: "=") }
+    let kernel = withUnsafeBytes(of: &system.release) {
+      String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    let machine = withUnsafeBytes(of: &system.machine) {
+      String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    let release = readTextFile("/etc/os-release").flatMap {
+      field("PRETTY_NAME", in: $0, separator: "=")
+    }
     let os = (release.map { $0.replacingQuotes() } ?? "unknown") + ", kernel \(kernel), \(machine)"
     #if DEBUG
       let configuration = "debug (numbers are not representative: use `-c release`)"
@@ -96,7 +104,10 @@ enum BenchmarkReport {
       ("OS", os),
       ("Swift", swiftVersion()),
       ("Build configuration", configuration),
-      ("Mode", harness.quick ? "--quick (\(harness.samples) samples)" : "full (\(harness.samples) samples)"),
+      (
+        "Mode",
+        harness.quick ? "--quick (\(harness.samples) samples)" : "full (\(harness.samples) samples)"
+      ),
       ("Date", utcDate()),
     ]
   }
