@@ -152,3 +152,20 @@ struct TodoCount: View {
   print(host.updateLog)  // why each body was evaluated
 }
 // README: end
+
+// README: legacy
+final class Settings: ObservableObject, @unchecked Sendable {
+  @Published var theme = "light"
+  @Published var fontSize = 14
+}
+
+@Test func legacyObservableObject() {
+  let settings = Settings()
+  let seen = Recorder<String>()
+  var bag = Set<AnyCancellable>()
+  settings.objectWillChange.sink { seen.values.append("still \(settings.theme)") }.store(in: &bag)
+  settings.$fontSize.sink { seen.values.append("font size \($0)") }.store(in: &bag)
+  settings.theme = "dark"  // every subscriber of the object hears it, before the store
+  #expect(seen.values == ["font size 14", "still light"])
+}
+// README: end
