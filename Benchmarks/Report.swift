@@ -61,7 +61,9 @@ enum BenchmarkReport {
     lines.append("")
     lines.append("## Result checks")
     lines.append("")
-    if harness.failures.isEmpty {
+    if harness.rows.isEmpty && harness.failures.isEmpty {
+      lines.append("No scenario ran.")
+    } else if harness.failures.isEmpty {
       lines.append("Every scenario's expected result was checked and matched.")
     } else {
       for failure in harness.failures { lines.append("- FAILED: \(cell(failure))") }
