@@ -158,7 +158,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
     computingThread.store(0, ordering: .relaxed)
     // By two: odd versions mean "mutation in flight" to readers of property slots.
-    if changed { version.add(2, ordering: .sequentiallyConsistent) }
+    if changed { version.wrappingAdd(2, ordering: .sequentiallyConsistent) }
   }
 
   /// Records an input read during a computation (computing thread).

@@ -30,10 +30,12 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
       OneShotInstallation.install(list, observer) { observer.isFinished = true }
     }
     if linked { return }
-    observer._withUnsafeGuaranteedRef { observer in
-      if missed != nil { observer.onChange() }
+    let callback = observer._withUnsafeGuaranteedRef { observer in
+      let callback = observer.takeCallback()
       observer.recycle()
+      return callback
     }
+    if missed != nil { callback() }
   }
 
   // MARK: - Reuse
@@ -62,10 +64,16 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     return observer
   }
 
-  /// Ends this finished observer's life, consuming the registration's retain: drops the
-  /// user's closure, then keeps the observer in this thread's pool or releases it.
+  /// Moves the user's closure out (no reference counting), leaving a no-op behind.
+  private func takeCallback() -> @Sendable () -> Void {
+    var callback: @Sendable () -> Void = {}
+    swap(&callback, &onChange)
+    return callback
+  }
+
+  /// Ends this finished observer's life (its callback already taken), consuming the
+  /// registration's retain: keeps the observer in this thread's pool or releases it.
   private func recycle() {
-    onChange = {}
     let thread = rs_current_thread()
     guard thread.pointee.observer_pool_count < OneShotObserver.poolLimit else {
       Unmanaged.passUnretained(self).release()
@@ -103,8 +111,10 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   }
 
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
-    if event == .willSet { onChange() }
+    let callback = takeCallback()
     recycle()
+    // The user's closure is released when this returns.
+    if event == .willSet { callback() }
   }
 }
 

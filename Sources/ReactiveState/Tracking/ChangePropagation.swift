@@ -12,6 +12,7 @@ enum ChangePropagation {
   /// `didSet` walk (same ``ObservationWave``) and no subscriber was linked since: every
   /// subscriber it reached then is still queued, dirty or stale, so a batch of writes to one
   /// source walks its subscribers once.
+  @inline(never)
   static func notify(_ source: SourceNode, _ event: SourceEvent) {
     var queue = DeliveryQueue()
     GraphLock.lock()

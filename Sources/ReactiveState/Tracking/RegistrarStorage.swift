@@ -94,9 +94,17 @@ final class RegistrarStorage: @unchecked Sendable {
   }
 
   /// The slot for a key-path argument: by call site when it has one, else by key path.
-  @usableFromInline
+  @usableFromInline @inline(__always)
   func slot(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) -> Unmanaged<PropertySlot> {
     if let site, let slot = firstSlot(where: { $0.isReached(from: site) }) { return slot }
+    return slotByKeyPath(site: site, keyPath: keyPath)
+  }
+
+  /// The slow half of ``slot(site:keyPath:)``: materialises the key path.
+  @inline(never)
+  private func slotByKeyPath(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath)
+    -> Unmanaged<PropertySlot>
+  {
     let slot = slot(for: keyPath())
     if let site { slot.remember(site: site) }
     return Unmanaged.passUnretained(slot)
