@@ -24,7 +24,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Consecutive self-invalidating re-runs allowed before the observer gives up.
   static let rerunLimit = 100
 
-  private let body: Body
+  /// The plain body (a no-op for an event body); kept apart from `eventBody` so a plain
+  /// re-run calls a stored closure without copying it out of an enum.
+  private let plainBody: @Sendable () -> Void
+  private let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
+  private let hasEventBody: Bool
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
   /// `scheduler` when it parks observers itself (no closure per delivery).
@@ -65,7 +69,15 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     triggers: ObservationTracking.Options, scheduler: (any ObservationScheduler)?, label: String,
     parksRuns: Bool = false, body: Body
   ) {
-    self.body = body
+    switch body {
+    case .plain(let run):
+      plainBody = run
+      eventBody = nil
+    case .events(let run):
+      plainBody = {}
+      eventBody = run
+    }
+    hasEventBody = eventBody != nil
     self.triggers = triggers
     self.scheduler = scheduler
     self.parking = scheduler as? any RunParkingScheduler
@@ -174,10 +186,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       cursor = nil
       scope.reset()
       scope.begin()
-      switch body {
-      case .plain(let run): run()
-      case .events(let run):
-        run(ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
+      if hasEventBody {
+        eventBody.unsafelyUnwrapped(
+          ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
+      } else {
+        plainBody()
       }
       scope.end()
 
@@ -297,7 +310,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Under the graph lock: records the change and says whether to deliver.
   private func enqueue(kind: ObservationTracking.Event.Kind, link: LinkPointer?) -> Bool {
     func keyPath() -> AnyKeyPath? { link?.pointee.source.changeKeyPath }
-    let certain = link.map { !$0.pointee.source.isDerived } ?? true
+    let certain =
+      link.map { !$0.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived } } ?? true
     switch phase {
     case .cancelled:
       return false
@@ -310,7 +324,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     case .queued:
       pendingKind = kind
       pendingIsCertain = pendingIsCertain || certain
-      if case .events = body { pendingKeyPath = keyPath() }
+      if hasEventBody { pendingKeyPath = keyPath() }
       return false
     case .idle:
       // `receive` runs on the mutating thread: when delivery will be synchronous there, the
@@ -322,11 +336,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         startedByReceive = true
         startKind = kind
         startIsCertain = certain
-        if case .events = body { startKeyPath = keyPath() }
+        if hasEventBody { startKeyPath = keyPath() }
       } else {
         pendingKind = kind
         pendingIsCertain = certain
-        if case .events = body { pendingKeyPath = keyPath() }
+        if hasEventBody { pendingKeyPath = keyPath() }
         phase = .queued
       }
       return true
