@@ -31,8 +31,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private let hasEventBody: Bool
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
-  /// `scheduler` when it parks observers itself (no closure per delivery).
-  private let parking: (any RunParkingScheduler)?
+  /// `scheduler` when it is an ``ObservedValues`` iteration, which parks whole observers
+  /// (no closure per delivery); unretained (`scheduler` holds it).
+  private let parking: Unmanaged<ObservedValuesIteration>?
   private let hasScheduler: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
@@ -80,7 +81,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     hasEventBody = eventBody != nil
     self.triggers = triggers
     self.scheduler = scheduler
-    self.parking = scheduler as? any RunParkingScheduler
+    self.parking = (scheduler as? ObservedValuesIteration).map { .passUnretained($0) }
     self.hasScheduler = scheduler != nil
     self.parksRuns = parksRuns && scheduler != nil
     self.label = label
@@ -356,7 +357,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     } else if !parksRuns, let transaction = ObservationTransaction.current {
       transaction.postpone(self)
     } else if let parking {
-      parking.park(self)
+      parking._withUnsafeGuaranteedRef { $0.park(self) }
     } else if let scheduler {
       scheduler.schedule { [self] in runIfQueued() }
     } else {

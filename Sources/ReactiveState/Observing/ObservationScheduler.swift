@@ -57,9 +57,3 @@ public final class ManualScheduler: ObservationScheduler, @unchecked Sendable {
     }
   }
 }
-
-/// A scheduler that parks whole observers instead of closures (no allocation per change).
-protocol RunParkingScheduler: ObservationScheduler {
-  /// Keeps `observer`'s queued run for later (`observer.runIfQueued()`).
-  func park(_ observer: ContinuousObserver)
-}

@@ -6,7 +6,7 @@
 /// after the change was committed. Being non-generic, none of this needs generic metadata at
 /// run time; the typed half (``ObservedValuesBuffer``) is specialised in the caller.
 @usableFromInline
-final class ObservedValuesIteration: RunParkingScheduler, @unchecked Sendable {
+final class ObservedValuesIteration: ObservationScheduler, @unchecked Sendable {
   private let lock = WordLock()
   // Guarded by `lock`.
   @exclusivity(unchecked) private var parkedRun: (@Sendable () -> Void)?
@@ -32,7 +32,8 @@ final class ObservedValuesIteration: RunParkingScheduler, @unchecked Sendable {
     return true
   }
 
-  /// A change arrived: park the observer's re-evaluation and wake the consumer.
+  /// A change arrived: park the observer's re-evaluation (whole, no closure per change) and
+  /// wake the consumer. The observer calls this instead of ``schedule(_:)``.
   func park(_ observer: ContinuousObserver) {
     let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
       parkedObserver = observer
