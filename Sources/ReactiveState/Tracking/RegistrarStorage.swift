@@ -129,6 +129,14 @@ final class RegistrarStorage: @unchecked Sendable {
     }
   }
 
+  /// Records a read of a known slot in the active scope.
+  @usableFromInline
+  func recordAccess(_ slot: Unmanaged<PropertySlot>, in scope: UnsafeMutableRawPointer) {
+    Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
+      slot._withUnsafeGuaranteedRef { scope.record($0) }
+    }
+  }
+
   /// `willSet` of a property of an object that has slots.
   @usableFromInline
   func willSet(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) -> Unmanaged<PropertySlot> {
