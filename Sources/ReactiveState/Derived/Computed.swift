@@ -52,13 +52,22 @@ public final class Computed<Value>: @unchecked Sendable {
     // comparing never goes through generic metadata at run time.
     let storage = ComputedStorage<Value>()
     self.storage = storage
-    self.node = ComputedNode(name: name) { [unowned(unsafe) storage] in
-      let outcome = Result { try derive() }
-      defer { storage.outcome = outcome }
-      guard case .success(let new) = outcome, case .success(let old)? = storage.outcome else {
+    // Unretained (the Computed owns the storage and outlives its node's computations) and
+    // used through a guaranteed reference, so a computation costs no reference counting.
+    let unretainedStorage = Unmanaged.passUnretained(storage)
+    self.node = ComputedNode(name: name) {
+      let new: Value
+      do {
+        new = try derive()
+      } catch {
+        unretainedStorage._withUnsafeGuaranteedRef { $0.outcome = .failure(error) }
         return true
       }
-      return !isEqual(old, new)
+      return unretainedStorage._withUnsafeGuaranteedRef { storage in
+        defer { storage.outcome = .success(new) }
+        guard case .success(let old)? = storage.outcome else { return true }
+        return !isEqual(old, new)
+      }
     }
   }
 
