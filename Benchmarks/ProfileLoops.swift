@@ -69,6 +69,13 @@ enum ProfileLoops {
         done.signal()
       }
       done.wait()
+    case "create-observers":
+      let cells = (0..<count).map { _ in HandWrittenCounter() }
+      var tokens: [ObservationToken] = []
+      tokens.reserveCapacity(count)
+      for cell in cells { tokens.append(observe { _ = cell.count }) }
+      for token in tokens { token.cancel() }
+      tokens.removeAll()
     default:
       print("unknown profile \(name)")
     }
