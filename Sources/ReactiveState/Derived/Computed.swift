@@ -23,9 +23,11 @@ import CReactiveState
 /// - A throwing derivation caches its error and rethrows it (``get()``) until an input
 ///   changes.
 /// - A derivation that reads itself stops with an ``ObservationDiagnostic`` naming it.
-/// - Lifetime: inputs never keep a derived value alive. While it is read but nobody observes
-///   it, it stays subscribed to its inputs so the cache stays valid; when its last observer
-///   goes away it drops its upstream edges and recomputes on its next read.
+/// - Lifetime: inputs never keep a derived value alive, and it subscribes to its inputs only
+///   while something observes it. Read without observers it keeps no upstream edges: each
+///   read checks its inputs' versions and recomputes only when one moved. When its last
+///   observer goes away it drops its upstream edges; an observer reading it again links
+///   them back (keeping a cached value that is still valid).
 /// - Thread-safe: computations of one value are serialised; reads from several threads see
 ///   a consistent value.
 ///
@@ -129,11 +131,14 @@ final class ComputedNode: DerivedNode, @unchecked Sendable {
   @usableFromInline
   func pullAndTrack() -> Bool {
     // A cycle: this thread is inside this node's own computation (and holds its lock).
-    guard refreshKeepingLock() else { return false }
-    if let scope = rs_current_scope() {
-      Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.record(self) }
+    guard let scope = rs_current_scope() else { return refreshKeepingLock(forSubscriber: false) }
+    return Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
+      let subscribes = scope.subscribesToReads
+      guard refreshKeepingLock(forSubscriber: subscribes) else { return false }
+      if subscribes && isUnlinked.load(ordering: .relaxed) { subscribeUpstream() }
+      scope.record(self)
+      return true
     }
-    return true
   }
 
   /// Releases the compute lock taken by a successful ``pullAndTrack()``.

@@ -11,8 +11,11 @@ import Synchronization
 /// stops there (its version does not move).
 ///
 /// Ownership: a derived node holds its inputs strongly (`inputs`), inputs never hold it
-/// (links are unowned). When its last subscriber goes away it drops its upstream links and
-/// recomputes on its next read.
+/// (links are unowned). It is linked to its inputs only while it has subscribers: computed
+/// without any (read outside tracking, or by an unobserved derived value), it keeps no
+/// upstream links and validates its inputs' versions on every read instead; when its last
+/// subscriber goes away it drops its upstream links; when a subscribing reader reads it
+/// again it links them back.
 @usableFromInline
 class DerivedNode: SourceNode, @unchecked Sendable {
   /// Name used in diagnostics.
@@ -28,9 +31,13 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// A computation is in progress: its dependency list belongs to the computing thread
   /// (graph lock).
   @exclusivity(unchecked) final var isComputing = false
-  /// Upstream links were dropped (no subscribers left): the next read recomputes. Written
-  /// under the graph lock, read by the computing thread.
-  final let isUnlinked = Atomic<Bool>(false)
+  /// The node has no upstream links (it has no subscribers): nothing pushes staleness to it,
+  /// so it stays stale and every read validates its inputs by version. Written under the
+  /// graph lock with the compute lock held, or by ``dropUpstream()``.
+  final let isUnlinked = Atomic<Bool>(true)
+  /// Whether the running computation links what it reads (the node had subscribers when it
+  /// started). Computing thread only.
+  @exclusivity(unchecked) final var linksInputs = false
   /// Waiting in the orphan worklist (graph lock).
   @exclusivity(unchecked) final var isQueuedOrphan = false
   /// The thread computing right now (cycle detection), 0 when none.
@@ -100,14 +107,15 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Brings the cached value up to date. Returns false when reading it now would be a cycle
   /// (the diagnostic is reported).
   final func refresh() -> Bool {
-    guard refreshKeepingLock() else { return false }
+    guard refreshKeepingLock(forSubscriber: false) else { return false }
     computeLock.unlock()
     return true
   }
 
   /// ``refresh()`` that leaves the compute lock held on success (the caller reads the value
-  /// and unlocks).
-  final func refreshKeepingLock() -> Bool {
+  /// and unlocks). `forSubscriber`: the reader is about to subscribe to this node, so a
+  /// computation links its inputs even though the node has no subscriber yet.
+  final func refreshKeepingLock(forSubscriber: Bool) -> Bool {
     if computingThread.load(ordering: .relaxed) == TrackingScope.currentThreadIdentity {
       ObservationDiagnostics.report(
         "\(name) reads itself (a cycle through derived values); the read fails with DerivedValueCycle"
@@ -119,10 +127,14 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     isStale.store(false, ordering: .sequentiallyConsistent)
     // Consuming the change: the next write to an input must walk here again.
     ObservationWave.advanceIfMarked()
-    if hasValue && !isUnlinked.load(ordering: .sequentiallyConsistent) && !inputsChanged() {
+    if hasValue && !inputsChanged() {
+      // Unlinked, nothing will mark it stale: the next read validates again.
+      if isUnlinked.load(ordering: .sequentiallyConsistent) {
+        isStale.store(true, ordering: .sequentiallyConsistent)
+      }
       return true
     }
-    compute()
+    compute(forSubscriber: forSubscriber)
     return true
   }
 
@@ -139,11 +151,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     return false
   }
 
-  private func compute() {
+  private func compute(forSubscriber: Bool) {
     computingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
-    GraphLock.withLock { isComputing = true }
-    if isUnlinked.load(ordering: .relaxed) {
-      isUnlinked.store(false, ordering: .sequentiallyConsistent)
+    linksInputs = GraphLock.withLock {
+      isComputing = true
+      return forSubscriber || firstSubscriber != nil
     }
     cursor = nil
     inputs.restart()
@@ -152,21 +164,75 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     let changed = evaluateAndStore()
     scope.end()
     inputs.trim()
-    GraphLock.withLock {
-      unlinkDependencies(after: cursor)
+    let gainedSubscriber = GraphLock.withLock { () -> Bool in
+      if linksInputs {
+        unlinkDependencies(after: cursor)
+      } else {
+        unlinkAllDependencies()  // links from a time it was observed
+      }
       isComputing = false
+      if !linksInputs || (!forSubscriber && firstSubscriber == nil) {
+        // Unobserved: no upstream links; reads validate by version.
+        unlinkAllDependencies()
+        isUnlinked.store(true, ordering: .sequentiallyConsistent)
+        isStale.store(true, ordering: .sequentiallyConsistent)
+        return firstSubscriber != nil
+      }
+      isUnlinked.store(false, ordering: .sequentiallyConsistent)
+      return false
     }
     computingThread.store(0, ordering: .relaxed)
+    // A subscriber arrived while this computed unlinked: subscribe now.
+    if gainedSubscriber { subscribeUpstream() }
     // By two: odd versions mean "mutation in flight" to readers of property slots.
     if changed { version.wrappingAdd(2, ordering: .sequentiallyConsistent) }
   }
 
-  /// Records an input read during a computation (computing thread).
+  /// Records an input read during a computation (computing thread); links it only when the
+  /// node has subscribers.
   final func track(_ source: SourceNode, stamp: UInt64) {
     guard source.isFirstRead(byScope: stamp) else { return }
     let version = source.version.load(ordering: .sequentiallyConsistent)
     inputs.append(source, version: version)
-    cursor = reuseOrLink(source, version: version, after: cursor)
+    if linksInputs { cursor = reuseOrLink(source, version: version, after: cursor) }
+  }
+
+  /// A subscribing reader is about to depend on this unlinked node (compute lock held, so
+  /// `inputs` is stable): subscribes its unlinked derived inputs first (each under its own
+  /// compute lock, in the order refreshes take them), then links every input of the last
+  /// computation, and marks the node stale when one changed after it was read (the reader
+  /// then sees a change at once).
+  final func subscribeUpstream() {
+    for input in inputs.inputs {
+      input.source._withUnsafeGuaranteedRef { source in
+        guard source.isDerived else { return }
+        let derived = unsafeDowncast(source, to: DerivedNode.self)
+        derived.computeLock.lock()
+        if derived.isUnlinked.load(ordering: .relaxed) { derived.subscribeUpstream() }
+        derived.computeLock.unlock()
+      }
+    }
+    GraphLock.withLock {
+      guard isUnlinked.load(ordering: .relaxed) else { return }
+      linkInputs()
+    }
+  }
+
+  /// Under the graph lock: links the inputs of the last computation and checks their
+  /// versions (links are published first, pairing with writers' version increments).
+  private func linkInputs() {
+    for input in inputs.inputs {
+      input.source._withUnsafeGuaranteedRef { source in
+        if !source.isDetached { ReactiveNode.link(source, to: self, version: input.version) }
+      }
+    }
+    isUnlinked.store(false, ordering: .sequentiallyConsistent)
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    var changed = false
+    for input in inputs.inputs where !changed {
+      changed = input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
+    }
+    isStale.store(changed, ordering: .sequentiallyConsistent)
   }
 }
 
@@ -178,5 +244,9 @@ final class DerivedScope: TrackingScope {
 
   override func record(_ source: SourceNode) {
     node.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.track(source, stamp: stamp) }
+  }
+
+  override var subscribesToReads: Bool {
+    node.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.linksInputs }
   }
 }

@@ -31,6 +31,10 @@ class TrackingScope {
   /// Records a read. Subclasses decide what a read means.
   func record(_ slot: SourceNode) {}
 
+  /// Whether this scope's reads become subscriptions (so a derived value it reads must be
+  /// linked to its own inputs). False for the computation of an unobserved derived value.
+  var subscribesToReads: Bool { true }
+
   /// The mutating thread itself changed `slot` while this scope was active (e.g. `+= 1`
   /// inside `apply`): a scope must not treat its own write as a change it missed.
   func noteOwnMutation(_ slot: SourceNode, version: UInt64) {}

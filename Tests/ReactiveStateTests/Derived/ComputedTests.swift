@@ -25,6 +25,45 @@ import Testing
     #expect(computations.value == 2)
   }
 
+  /// Read without observers, a diamond of derived values keeps no upstream edges and
+  /// validates by version; an observer arriving later subscribes the whole diamond (the
+  /// cached values stay valid) and sees every later change.
+  @Test func unobservedValuesValidateByVersionAndSubscribeWhenObserved() {
+    let model = HandModel()
+    let counts = Box([0, 0, 0])
+    let left = Computed {
+      counts.value[0] += 1
+      return model.a + 1
+    }
+    let right = Computed {
+      counts.value[1] += 1
+      return model.a * 10
+    }
+    let bottom = Computed {
+      counts.value[2] += 1
+      return left.value + right.value
+    }
+    #expect(bottom.value == 1)
+    #expect(bottom.value == 1)
+    #expect(counts.value == [1, 1, 1], "cached without observers")
+    model.b = 5  // not an input
+    #expect(bottom.value == 1)
+    #expect(counts.value == [1, 1, 1])
+    model.a = 1
+    #expect(counts.value == [1, 1, 1], "nothing is pushed to unobserved values")
+    #expect(bottom.value == 12)
+    #expect(counts.value == [2, 2, 2])
+
+    let seen = Box<[Int]>([])
+    let token = observe { seen.value.append(bottom.value) }
+    #expect(counts.value == [2, 2, 2], "subscribing keeps the valid cached values")
+    model.a = 2
+    model.a = 3
+    #expect(seen.value == [12, 23, 34])
+    #expect(counts.value == [4, 4, 4])
+    withExtendedLifetime(token) {}
+  }
+
   @Test func diamondIsGlitchFreeAndEachNodeComputesOncePerChange() {
     let model = HandModel()
     let counts = Box([0, 0, 0])
