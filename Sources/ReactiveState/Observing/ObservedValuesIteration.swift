@@ -28,7 +28,7 @@ final class ObservedValuesIteration: RunParkingScheduler, @unchecked Sendable {
   @usableFromInline
   func start(_ evaluate: @escaping @Sendable () -> Void) -> Bool {
     if lock.withLock({ isFinished }) { return false }
-    token = observe(scheduler: self, evaluate)
+    token = observe(scheduler: IterationParking(self), evaluate)
     return true
   }
 
@@ -122,6 +122,19 @@ final class ObservedValuesIteration: RunParkingScheduler, @unchecked Sendable {
       }
     }
   }
+}
+
+/// The observer's scheduler: forwards to its iteration without keeping it alive. The iteration
+/// owns the observer (through its token), so a strong reference back would be a cycle that
+/// kept every dropped or finished iterator — its closure and its subscriptions — forever.
+private final class IterationParking: RunParkingScheduler, @unchecked Sendable {
+  weak var iteration: ObservedValuesIteration?
+
+  init(_ iteration: ObservedValuesIteration) { self.iteration = iteration }
+
+  func park(_ observer: ContinuousObserver) { iteration?.park(observer) }
+
+  func schedule(_ work: @escaping @Sendable () -> Void) { iteration?.schedule(work) }
 }
 
 /// The typed half of one ``ObservedValues`` iterator: the latest evaluation and the last
