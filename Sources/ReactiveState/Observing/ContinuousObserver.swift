@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The node behind ``observe(scheduler:_:)`` and
 /// ``withContinuousObservation(options:scheduler:apply:)``: runs its body now and again after
 /// every change to anything the previous run read.
@@ -58,6 +60,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Scratch list for ``inputsChanged()`` (owned by the running thread; reused, so a
   /// steady-state run allocates nothing).
   @exclusivity(unchecked) private var derivedInputs: [(node: DerivedNode, version: UInt64)] = []
+  /// Set by ``cancelObservation()``; read without the lock by a delivery whose run `receive`
+  /// already started, so a cancel between the two (e.g. by another observer of the same
+  /// change) keeps the body from starting after `cancel()` returned.
+  private let cancelRequested = Atomic<Bool>(false)
   /// The last link confirmed by the current run (owned by the running thread).
   @exclusivity(unchecked) private var cursor: LinkPointer?
 
@@ -334,6 +340,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       startedByReceive = false
       let keyPath = startKeyPath
       startKeyPath = nil
+      if cancelRequested.load(ordering: .acquiring) {
+        // Cancelled since `receive`: the run does not start; drop the links it would have.
+        GraphLock.shared.withLock { unlinkAllDependencies() }
+        return
+      }
       execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
     } else if !parksRuns, let transaction = ObservationTransaction.current {
       transaction.postpone(self)
@@ -352,6 +363,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     guard phase != .cancelled else { return }
     let wasRunning = phase == .running
     phase = .cancelled
+    cancelRequested.store(true, ordering: .releasing)
     pendingKeyPath = nil
     // A running body finishes on its own thread and unlinks everything at its end.
     if !wasRunning { unlinkAllDependencies() }
