@@ -156,7 +156,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       ObservationWave.advance()  // no longer waiting: later changes must reach it again
       return pendingKeyPath
     }
-    ObservationDiagnostics.report("\(label) \(reason); last change: \(describe(keyPath))")
+    ObservationDiagnostics.report(
+      "\(label) \(reason); last change: \(describe(keyPath)). To fix: break the cycle — an "
+        + "observer must not write what another one reads while that one writes what it reads "
+        + "(move a write out, or read with withoutObservationTracking { … })")
   }
 
   private func execute(kind: ObservationTracking.Event.Kind, keyPath: AnyKeyPath?, certain: Bool) {
@@ -209,7 +212,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         GraphLock.shared.unlock()
         ObservationDiagnostics.report(
           "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
-            + "it keeps changing \(describe(keyPath)), which it also reads")
+            + "it keeps changing \(describe(keyPath)), which it also reads. To fix: move the "
+            + "write out of the observer, or read that value with withoutObservationTracking { … }")
         return
       }
       ObservationWave.advance()  // the re-run consumes the new changes
