@@ -25,7 +25,7 @@ import Testing
       let fired = AtomicCounter()
       let go = LockedBox(false)
       let writerDelay = random.below(200)
-      let readerDelay = random.below(4_000)
+      let readerDelay = random.below(40_000)
       writer.run {
         while !go.value {}
         spin(writerDelay)
@@ -99,7 +99,8 @@ import Testing
     let installs = Reliability.count("REACTIVESTATE_PROBE_INSTALLS", default: 50_000)
     let oracle = Self.oneShotStress(engine: .observation, installs: installs)
     let ours = Self.oneShotStress(engine: .reactiveState, installs: installs)
-    Reliability.report("double-delivery", oracle: oracle.doubles, ours: ours.doubles, trials: installs)
+    Reliability.report(
+      "double-delivery", oracle: oracle.doubles, ours: ours.doubles, trials: installs)
     Reliability.report("zombie", oracle: oracle.zombies, ours: ours.zombies, trials: installs)
     #expect(ours.doubles == 0)
     #expect(ours.zombies == 0)
@@ -134,7 +135,8 @@ import Testing
   }
 
   @Test func asyncSequenceNeverDeliversAStaleElement() async {
-    let trials = Reliability.count("REACTIVESTATE_PROBE_ASYNC_TRIALS", default: 40, sanitizedDivisor: 4)
+    let trials = Reliability.count(
+      "REACTIVESTATE_PROBE_ASYNC_TRIALS", default: 40, sanitizedDivisor: 4)
     let oracle = await Self.staleElements(engine: .observation, trials: trials)
     let ours = await Self.staleElements(engine: .reactiveState, trials: trials)
     Reliability.report("stale-element", oracle: oracle, ours: ours, trials: trials)
@@ -186,7 +188,8 @@ import Testing
   }
 
   @Test func continuousObserversAlwaysSeeTheFinalState() async {
-    let trials = Reliability.count("REACTIVESTATE_PROBE_ASYNC_TRIALS", default: 40, sanitizedDivisor: 4)
+    let trials = Reliability.count(
+      "REACTIVESTATE_PROBE_ASYNC_TRIALS", default: 40, sanitizedDivisor: 4)
     let oracle = await Self.missedFinalStates(engine: .observation, trials: trials)
     let ours = await Self.missedFinalStates(engine: .reactiveState, trials: trials)
     Reliability.report("final-state-missed", oracle: oracle, ours: ours, trials: trials)

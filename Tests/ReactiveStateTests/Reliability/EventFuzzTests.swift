@@ -36,8 +36,11 @@ import Testing
     var description: String {
       switch self {
       case .arm(let id, let reads, let options, let cancels):
-        let names = [(ObservationTracking.Options.willSet, "willSet"), (.didSet, "didSet"), (.deinit, "deinit")]
-          .filter { options.contains($0.0) }.map(\.1)
+        let names = [
+          (ObservationTracking.Options.willSet, "willSet"), (.didSet, "didSet"),
+          (.deinit, "deinit"),
+        ]
+        .filter { options.contains($0.0) }.map(\.1)
         return "arm t\(id) \(reads) options \(names)\(cancels ? " cancelling at willSet" : "")"
       case .assign(let target, let value): return "\(target) = \(value)"
       case .addInPlace(let target, let delta): return "\(target) += \(delta)"
@@ -52,18 +55,28 @@ import Testing
     var random = SplitMix64(seed: seed)
     var steps: [Step] = []
     let optionSets: [ObservationTracking.Options] = [
-      .willSet, .didSet, [.willSet, .didSet], .deinit, [.willSet, .deinit], [.willSet, .didSet, .deinit],
+      .willSet, .didSet, [.willSet, .didSet], .deinit, [.willSet, .deinit],
+      [.willSet, .didSet, .deinit],
     ]
     for id in 0..<40 {
       let model = random.below(modelCount)
       switch random.below(10) {
       case 0..<4:
         let reads = (0..<(1 + random.below(3))).map { _ in
-          Read(model: random.oneIn(3) ? random.below(modelCount) : model, property: Property.allCases[random.below(4)])
+          Read(
+            model: random.oneIn(3) ? random.below(modelCount) : model,
+            property: Property.allCases[random.below(4)])
         }
-        steps.append(.arm(id: id, reads: reads, options: optionSets[random.below(optionSets.count)], cancelsAtWillSet: random.oneIn(3)))
-      case 4..<7: steps.append(.assign(Read(model: model, property: [.a, .b, .c][random.below(3)]), random.below(3)))
-      case 7..<9: steps.append(.addInPlace(Read(model: model, property: [.a, .b, .c][random.below(3)]), random.below(2)))
+        steps.append(
+          .arm(
+            id: id, reads: reads, options: optionSets[random.below(optionSets.count)],
+            cancelsAtWillSet: random.oneIn(3)))
+      case 4..<7:
+        steps.append(
+          .assign(Read(model: model, property: [.a, .b, .c][random.below(3)]), random.below(3)))
+      case 7..<9:
+        steps.append(
+          .addInPlace(Read(model: model, property: [.a, .b, .c][random.below(3)]), random.below(2)))
       default: if random.oneIn(2) { steps.append(.release(model: model)) }
       }
     }
@@ -102,7 +115,9 @@ import Testing
       for tracker in firing {
         if tracker.options.contains(.willSet) {
           log.append("willSet t\(tracker.id) \(shown(tracker, target.property))")
-          if tracker.cancelsAtWillSet || !tracker.options.contains(.didSet) { ended.insert(tracker.id) }
+          if tracker.cancelsAtWillSet || !tracker.options.contains(.didSet) {
+            ended.insert(tracker.id)
+          }
         }
       }
       values[target.model]![target.property] = new
@@ -118,7 +133,10 @@ import Testing
       case .arm(let id, let reads, let options, let cancels):
         let observed = Set(reads.filter { values[$0.model] != nil }.flatMap(\.stored))
         if !observed.isEmpty {
-          trackers.append(Tracker(id: id, reads: reads, observed: observed, options: options, cancelsAtWillSet: cancels))
+          trackers.append(
+            Tracker(
+              id: id, reads: reads, observed: observed, options: options, cancelsAtWillSet: cancels)
+          )
         }
       case .assign(let target, let new):
         guard let old = value(target), old != new else { return }
@@ -129,8 +147,11 @@ import Testing
       case .release(let model):
         guard values[model] != nil else { return }
         values[model] = nil
-        for index in trackers.indices where trackers[index].observed.contains(where: { $0.model == model }) {
-          if trackers[index].options.contains(.deinit) { log.append("deinit t\(trackers[index].id)") }
+        for index in trackers.indices
+        where trackers[index].observed.contains(where: { $0.model == model }) {
+          if trackers[index].options.contains(.deinit) {
+            log.append("deinit t\(trackers[index].id)")
+          }
           trackers[index].observed = trackers[index].observed.filter { $0.model != model }
         }
         trackers.removeAll { $0.observed.isEmpty }
@@ -177,7 +198,8 @@ import Testing
           return
         }
         let changed = reads.flatMap(\.stored).first { read in
-          event.matches(\HandModel.a) && read.property == .a || event.matches(\HandModel.b) && read.property == .b
+          event.matches(\HandModel.a) && read.property == .a
+            || event.matches(\HandModel.b) && read.property == .b
             || event.matches(\HandModel.c) && read.property == .c
         }
         let text = changed.map { "\($0.property)=\(value($0).map(String.init) ?? "gone")" } ?? "?"
@@ -190,7 +212,8 @@ import Testing
       _ = weak
       return script.map { step in
         switch step {
-        case .arm(let id, let reads, let options, let cancels): arm(id: id, reads: reads, options: options, cancels: cancels)
+        case .arm(let id, let reads, let options, let cancels):
+          arm(id: id, reads: reads, options: options, cancels: cancels)
         case .assign(let target, let new):
           if let model = strong[target.model] {
             switch target.property {

@@ -234,7 +234,9 @@ import Testing
       default:
         ReactiveState.withObservationTracking(options: [.didSet]) {
           _ = model.c
-        } onChange: { _ in _ = canary }
+        } onChange: { _ in
+          _ = canary
+        }
         model.c += 1
       }
     }

@@ -68,7 +68,8 @@ import Testing
         }
         steps.append(.arm(id: outer, reads: reads(), nested: nested, rearms: random.oneIn(5)))
       case 4..<7:
-        let target = Read(model: random.below(modelCount), property: [.a, .b, .c, .ignored][random.below(4)])
+        let target = Read(
+          model: random.below(modelCount), property: [.a, .b, .c, .ignored][random.below(4)])
         steps.append(.assign(target, random.below(3)))
       case 7..<9:
         let target = Read(model: random.below(modelCount), property: [.a, .b, .c][random.below(3)])
@@ -188,7 +189,8 @@ import Testing
         }
       }
     }
-    print("fuzz one-shot: \(scripts) scripts, \(fires) onChange calls compared, \(divergent) divergent")
+    print(
+      "fuzz one-shot: \(scripts) scripts, \(fires) onChange calls compared, \(divergent) divergent")
     #expect(divergent == 0)
     #expect(fires > scripts, "the scripts exercise firing")
   }
