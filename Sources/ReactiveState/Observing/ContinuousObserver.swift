@@ -276,7 +276,24 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   func track(_ slot: SourceNode, stamp: UInt64) {
     guard slot.isFirstRead(byScope: stamp) else { return }
     let version = slot.version.load(ordering: .sequentiallyConsistent)
+    if scope.hadNestedScope && isConfirmedThisRun(slot) { return }
     cursor = reuseOrLink(slot, version: version, after: cursor)
+  }
+
+  /// Whether this run already confirmed a link to `slot` — a re-read after a nested scope
+  /// (e.g. a derived value's computation) re-stamped it. Linking it again would deliver every
+  /// later change twice. Only this (running) thread changes the list up to the cursor.
+  private func isConfirmedThisRun(_ slot: SourceNode) -> Bool {
+    guard let last = cursor else { return false }
+    // The common case, the next old link is this source: not a duplicate, reuse it.
+    if last.pointee.nextDependency?.pointee.source === slot { return false }
+    var link = firstDependency
+    while let edge = link {
+      if edge.pointee.source === slot { return true }
+      if edge == last { return false }
+      link = edge.pointee.nextDependency
+    }
+    return false
   }
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
