@@ -256,7 +256,7 @@ import Testing
         if duplicated == 1 {
           print(
             Fuzz.report(
-              "continuous fuzz (known issue: repeated run)", seed: seed, script: script,
+              "continuous fuzz (repeated run)", seed: seed, script: script,
               expectedName: "Reference", expected: { Reference.run($0) },
               actual: { Execution().run($0) }))
         }
@@ -274,13 +274,9 @@ import Testing
       "fuzz continuous: \(scripts) scripts, \(runs) runs compared, \(divergent) divergent, "
         + "\(duplicated) with only a repeated identical run")
     #expect(divergent == 0)
-    // Known issue: a property read again after a derived value that read it gets a second
-    // dependency edge (the derived value's scope overwrote the property's first-read stamp),
-    // so each later write runs the observer twice. Same values, no lost or stale run.
-    withKnownIssue("a re-read after a derived value links the property twice", isIntermittent: true)
-    {
-      #expect(duplicated == 0)
-    }
+    // Found by this fuzzer: a property read again after a derived value that read it was
+    // linked twice, so every later write ran the observer twice.
+    #expect(duplicated == 0, "no observer runs twice for one change")
   }
 
   /// Whether `actual` differs from `expected` only by runs repeated with identical output.

@@ -3,15 +3,35 @@ import ReactiveState
 import Testing
 
 /// Long-run memory and scale: a million one-shot arm/fire cycles leave resident memory flat
-/// (RSS before/after is printed; growth is bounded generously, since other tests run in
-/// parallel in the same process), and a million one-shot observers on one property all fire
+/// (RSS before/after is printed), and a million one-shot observers on one property all fire
 /// once, from one write, without a stack overflow. Serialized so the two large workloads do
 /// not overlap and blur each other's RSS reading.
 ///
+/// The bound is 16 MB when the suite runs alone (`REACTIVESTATE_MEMORY_ISOLATED=1`, a
+/// dedicated `.ci/run` step), 128 MB in the full parallel run, and not applied under
+/// AddressSanitizer (see ``isFlat(before:after:)``).
 /// Knobs: `REACTIVESTATE_CYCLES` (default 1,000,000; 100,000 under sanitizers) and
 /// `REACTIVESTATE_FANOUT` (default 1,000,000; 100,000 under sanitizers).
 @Suite(.serialized) struct MemoryAndScaleTests {
   static let megabyte = 1 << 20
+
+  /// Whether this process runs this suite alone (`.ci/run` sets
+  /// `REACTIVESTATE_MEMORY_ISOLATED=1` for its dedicated step): then nothing else allocates
+  /// meanwhile and the bound is tight.
+  static let isIsolated =
+    ProcessInfo.processInfo.environment["REACTIVESTATE_MEMORY_ISOLATED"] == "1"
+
+  /// Allowed RSS growth: 16 MB when isolated (a leak of 16 bytes per cycle fails it);
+  /// 128 MB in the full parallel run, where other suites' allocations land in the same
+  /// reading (it only catches gross leaks there; the isolated step is the real check).
+  static var allowedGrowth: Int { (isIsolated ? 16 : 128) * megabyte }
+
+  /// Growth within ``allowedGrowth``. Not judged under AddressSanitizer: its quarantine keeps
+  /// freed blocks resident on purpose (hundreds of MB), so RSS says nothing about leaks
+  /// there; the cycles still run, for its use-after-free and overflow checks.
+  static func isFlat(before: Int, after: Int) -> Bool {
+    Reliability.sanitizer == "address" || after - before < allowedGrowth
+  }
 
   @Test func aMillionArmFireCyclesKeepMemoryFlat() {
     let cycles = Reliability.count("REACTIVESTATE_CYCLES", default: 1_000_000)
@@ -35,9 +55,9 @@ import Testing
     model.a += 1  // the last observer may be waiting for `a` (it did not read what changed)
     print(
       "memory \(cycles) arm/fire cycles: RSS before \(before / 1024) KiB, after \(after / 1024) KiB, "
-        + "growth \((after - before) / 1024) KiB")
+        + "growth \((after - before) / 1024) KiB (bound \(Self.allowedGrowth / Self.megabyte) MB)")
     #expect(fired.value == warmUp + cycles, "every armed observer fired exactly once")
-    #expect(after - before < 16 * Self.megabyte)
+    #expect(Self.isFlat(before: before, after: after))
   }
 
   @Test func continuousObserverChurnKeepsMemoryFlat() {
@@ -58,8 +78,9 @@ import Testing
     let after = Reliability.residentBytes()
     print(
       "memory \(cycles) observe/write/cancel cycles: RSS before \(before / 1024) KiB, "
-        + "after \(after / 1024) KiB, growth \((after - before) / 1024) KiB")
-    #expect(after - before < 16 * Self.megabyte)
+        + "after \(after / 1024) KiB, growth \((after - before) / 1024) KiB "
+        + "(bound \(Self.allowedGrowth / Self.megabyte) MB)")
+    #expect(Self.isFlat(before: before, after: after))
   }
 
   @Test func aMillionObserversOnOnePropertyFireOnceWithoutOverflowingTheStack() {
