@@ -8,6 +8,8 @@ import ReactiveState
 /// widen the window the toolchain's async sequence races in (its e12 probe).
 protocol ProbeModel: AnyObject, Sendable {
   var value: Int { get set }
+  /// The pause between `willSet` and the store, in microseconds (changeable at any time).
+  var storeDelayMicros: UInt32 { get set }
 }
 
 /// The toolchain's registrar.
@@ -15,9 +17,14 @@ final class OracleProbeModel: Observation.Observable, ProbeModel, @unchecked Sen
   private let registrar = Observation.ObservationRegistrar()
   private let lock = NSLock()
   private var stored = 0
-  private let storeDelayMicros: UInt32
+  private let delay: LockedBox<UInt32>
 
-  init(storeDelayMicros: UInt32 = 0) { self.storeDelayMicros = storeDelayMicros }
+  init(storeDelayMicros: UInt32 = 0) { delay = LockedBox(storeDelayMicros) }
+
+  var storeDelayMicros: UInt32 {
+    get { delay.value }
+    set { delay.value = newValue }
+  }
 
   var value: Int {
     get {
@@ -28,7 +35,8 @@ final class OracleProbeModel: Observation.Observable, ProbeModel, @unchecked Sen
     }
     set {
       registrar.withMutation(of: self, keyPath: \.value) {
-        if storeDelayMicros > 0 { usleep(storeDelayMicros) }
+        let pause = delay.value
+        if pause > 0 { usleep(pause) }
         lock.lock()
         stored = newValue
         lock.unlock()
@@ -42,9 +50,14 @@ final class ReactiveProbeModel: ReactiveState.Observable, ProbeModel, @unchecked
   private let registrar = ReactiveState.ObservationRegistrar()
   private let lock = NSLock()
   private var stored = 0
-  private let storeDelayMicros: UInt32
+  private let delay: LockedBox<UInt32>
 
-  init(storeDelayMicros: UInt32 = 0) { self.storeDelayMicros = storeDelayMicros }
+  init(storeDelayMicros: UInt32 = 0) { delay = LockedBox(storeDelayMicros) }
+
+  var storeDelayMicros: UInt32 {
+    get { delay.value }
+    set { delay.value = newValue }
+  }
 
   var value: Int {
     get {
@@ -55,7 +68,8 @@ final class ReactiveProbeModel: ReactiveState.Observable, ProbeModel, @unchecked
     }
     set {
       registrar.withMutation(of: self, keyPath: \.value) {
-        if storeDelayMicros > 0 { usleep(storeDelayMicros) }
+        let pause = delay.value
+        if pause > 0 { usleep(pause) }
         lock.lock()
         stored = newValue
         lock.unlock()
