@@ -20,6 +20,12 @@ if let index = arguments.firstIndex(of: "--json"),
 {
   jsonPath = arguments[arguments.index(after: index)]
 }
+var reportPath: String?
+if let index = arguments.firstIndex(of: "--report"),
+  arguments.index(after: index) < arguments.endIndex
+{
+  reportPath = arguments[arguments.index(after: index)]
+}
 if let index = arguments.firstIndex(of: "--profile"),
   arguments.index(index, offsetBy: 2) < arguments.endIndex
 {
@@ -54,6 +60,15 @@ if let jsonPath {
   if let file = fopen(jsonPath, "w") {
     fputs(text, file)
     fclose(file)
+  }
+}
+if let reportPath {
+  let text = BenchmarkReport.markdown(harness: harness, arguments: Array(arguments))
+  if BenchmarkReport.write(text, to: reportPath) {
+    print("report written to \(reportPath)")
+  } else {
+    print("could not write the report to \(reportPath)")
+    exit(1)
   }
 }
 if !harness.failures.isEmpty {

@@ -94,12 +94,13 @@ public struct Tracked<Value> {
     }
     @inline(__always) _modify {
       let registrar = host.observationRegistrar
-      registrar.access(host, keyPath: wrapped)
       var token = host[keyPath: storage].token
       let wasFilled = token.isFilled
-      registrar._willSet(host, keyPath: wrapped, token: &token)
+      // One use of `wrapped`, before the yield, and only for an empty token: any other use
+      // makes the optimizer materialise the key path on every in-place mutation.
+      registrar._willModify(host, keyPath: wrapped, token: &token)
       if !wasFilled && token.isFilled { host[keyPath: storage].token = token }
-      defer { registrar._didSet(host, keyPath: wrapped, token: token) }
+      defer { registrar._didModify(token: token) }
       yield &host[keyPath: storage].storedValue
     }
   }

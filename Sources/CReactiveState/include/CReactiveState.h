@@ -17,7 +17,29 @@ typedef struct rs_thread_state {
   void *_Nullable transaction;
   /// Nesting depth of `withTransaction` on this thread (0: none open).
   uint64_t transaction_depth;
+  /// Finished one-shot observers kept for reuse (retained Swift objects chained through
+  /// their delivery-queue link), and how many there are.
+  void *_Nullable observer_pool;
+  uint64_t observer_pool_count;
+  /// Nonzero once a thread-exit handler that releases the cached objects above is set.
+  uint64_t has_exit_cleanup;
 } rs_thread_state;
+
+/// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended
+/// acquire and release are one atomic instruction each; contended waiters spin briefly, then
+/// sleep on a futex (Linux) or yield. Built from C11 atomics, so ThreadSanitizer sees its
+/// acquire/release ordering. Zero-initialised memory is an unlocked lock.
+typedef struct rs_lock {
+  uint32_t state;
+} rs_lock;
+
+void rs_lock_acquire(rs_lock *_Nonnull lock);
+void rs_lock_release(rs_lock *_Nonnull lock);
+
+/// The process-wide dependency-graph lock (see `GraphLock`).
+extern rs_lock rs_graph_lock;
+
+static inline rs_lock *_Nonnull rs_graph_lock_pointer(void) { return &rs_graph_lock; }
 
 extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));
 

@@ -18,7 +18,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Name used in diagnostics.
   @usableFromInline let name: String
   /// Propagation stack link (graph lock).
-  @exclusivity(unchecked) unowned(unsafe) final var nextToWalk: DerivedNode?
+  @exclusivity(unchecked) final var nextToWalk: Unmanaged<DerivedNode>?
   /// The last propagation pass that reached this node (graph lock).
   @exclusivity(unchecked) final var walkedPass: UInt64 = 0
   /// Orphan worklist link (graph lock).
@@ -36,7 +36,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// The thread computing right now (cycle detection), 0 when none.
   final let computingThread = Atomic<UInt64>(0)
   /// Serialises computations and validations of this node.
-  final let computeLock = PThreadMutex()
+  final let computeLock = WordLock()
   /// What the last computation read, in order, with the versions it saw (compute lock).
   @exclusivity(unchecked) final var inputs = InputList()
   /// The last link confirmed by the running computation (computing thread).
@@ -120,7 +120,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     guard isStale.load(ordering: .acquiring) else { return true }
     isStale.store(false, ordering: .sequentiallyConsistent)
     // Consuming the change: the next write to an input must walk here again.
-    GraphLock.shared.withLock { ObservationWave.advance() }
+    ObservationWave.advanceIfMarked()
     if hasValue && !isUnlinked.load(ordering: .sequentiallyConsistent) && !inputsChanged() {
       return true
     }
@@ -132,20 +132,21 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// inputs first, in read order, stopping at the first change).
   private func inputsChanged() -> Bool {
     for input in inputs.inputs {
-      if input.source.isDerived {
-        _ = unsafeDowncast(input.source, to: DerivedNode.self).refresh()
+      let moved = input.source._withUnsafeGuaranteedRef { source in
+        if source.isDerived { _ = unsafeDowncast(source, to: DerivedNode.self).refresh() }
+        return source.version.load(ordering: .sequentiallyConsistent) != input.version
       }
-      if input.source.version.load(ordering: .sequentiallyConsistent) != input.version {
-        return true
-      }
+      if moved { return true }
     }
     return false
   }
 
   private func compute() {
     computingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
-    GraphLock.shared.withLock { isComputing = true }
-    isUnlinked.store(false, ordering: .sequentiallyConsistent)
+    GraphLock.withLock { isComputing = true }
+    if isUnlinked.load(ordering: .relaxed) {
+      isUnlinked.store(false, ordering: .sequentiallyConsistent)
+    }
     cursor = nil
     inputs.restart()
     scope.reset()
@@ -153,13 +154,13 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     let changed = evaluateAndStore()
     scope.end()
     inputs.trim()
-    GraphLock.shared.withLock {
+    GraphLock.withLock {
       unlinkDependencies(after: cursor)
       isComputing = false
     }
     computingThread.store(0, ordering: .relaxed)
     // By two: odd versions mean "mutation in flight" to readers of property slots.
-    if changed { version.add(2, ordering: .sequentiallyConsistent) }
+    if changed { version.wrappingAdd(2, ordering: .sequentiallyConsistent) }
   }
 
   /// Records an input read during a computation (computing thread).

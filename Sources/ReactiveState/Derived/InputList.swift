@@ -6,7 +6,8 @@
 /// lock.
 struct InputList {
   struct Input {
-    unowned(unsafe) let source: SourceNode
+    /// Retained by the list (manually, so copies of entries cost no reference counting).
+    let source: Unmanaged<SourceNode>
     var version: UInt64
   }
 
@@ -24,18 +25,17 @@ struct InputList {
   mutating func append(_ source: SourceNode, version: UInt64) {
     if count < retained {
       let slot = buffer! + count
-      if slot.pointee.source !== source {
+      if slot.pointee.source.toOpaque() != Unmanaged.passUnretained(source).toOpaque() {
         let old = slot.pointee.source
-        slot.pointee = Input(
-          source: Unmanaged.passRetained(source).takeUnretainedValue(), version: version)
-        Unmanaged.passUnretained(old).release()
+        slot.pointee = Input(source: .passRetained(source), version: version)
+        old.release()
       } else {
         slot.pointee.version = version
       }
     } else {
       if count == capacity { grow() }
       (buffer! + count).initialize(
-        to: Input(source: Unmanaged.passRetained(source).takeUnretainedValue(), version: version))
+        to: Input(source: .passRetained(source), version: version))
       retained += 1
     }
     count += 1
@@ -45,7 +45,7 @@ struct InputList {
   mutating func trim() {
     while retained > count {
       retained -= 1
-      Unmanaged.passUnretained(buffer![retained].source).release()
+      buffer![retained].source.release()
     }
   }
 

@@ -13,7 +13,7 @@ public protocol Cancellable {
 ///   Keep the token (for example with `store(in:)`) or the subscription ends immediately.
 /// - Tokens are `Hashable` by identity so they can be kept in a `Set<AnyCancellable>`.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-  private let lock = PThreadMutex()
+  private let lock = WordLock()
   private var action: (() -> Void)?
 
   /// Creates a token that runs `cancel` once, on the first ``cancel()`` or on deinit.

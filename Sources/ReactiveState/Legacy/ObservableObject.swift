@@ -43,7 +43,7 @@ extension ObservableObject {
 }
 
 /// Serializes first-time installation so concurrent first requests agree on one publisher.
-private let installationLock = PThreadMutex()
+private let installationLock = WordLock()
 
 /// The reflection chain of `object`: its class, then each superclass.
 private func classMirrors(of object: AnyObject) -> some Sequence<Mirror> {

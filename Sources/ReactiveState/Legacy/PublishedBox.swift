@@ -2,7 +2,7 @@
 /// by reflection: the object-wide publisher, shared by every `@Published` property of one object.
 @usableFromInline
 class PublishedBoxBase: @unchecked Sendable {
-  @usableFromInline let lock = PThreadMutex()
+  @usableFromInline let lock = WordLock()
   @usableFromInline var installedPublisher: ObservableObjectPublisher?
 
   @usableFromInline

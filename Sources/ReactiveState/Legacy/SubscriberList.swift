@@ -17,7 +17,7 @@ final class SubscriberList<Input>: @unchecked Sendable {
     }
   }
 
-  @usableFromInline let lock = PThreadMutex()
+  @usableFromInline let lock = WordLock()
   @usableFromInline var entries: [Entry] = []
   @usableFromInline var nextID: UInt64 = 0
 

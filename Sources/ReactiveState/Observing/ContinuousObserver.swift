@@ -26,11 +26,16 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Consecutive self-invalidating re-runs allowed before the observer gives up.
   static let rerunLimit = 100
 
-  private let body: Body
+  /// The plain body (a no-op for an event body); kept apart from `eventBody` so a plain
+  /// re-run calls a stored closure without copying it out of an enum.
+  private let plainBody: @Sendable () -> Void
+  private let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
+  private let hasEventBody: Bool
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
-  /// `scheduler` when it parks observers itself (no closure per delivery).
-  private let parking: (any RunParkingScheduler)?
+  /// `scheduler` when it is an ``ObservedValues`` iteration's parking proxy, which parks whole
+  /// observers (no closure per delivery); unretained (`scheduler` holds it).
+  private let parking: Unmanaged<IterationParking>?
   private let hasScheduler: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
@@ -71,10 +76,18 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     triggers: ObservationTracking.Options, scheduler: (any ObservationScheduler)?, label: String,
     parksRuns: Bool = false, body: Body
   ) {
-    self.body = body
+    switch body {
+    case .plain(let run):
+      plainBody = run
+      eventBody = nil
+    case .events(let run):
+      plainBody = {}
+      eventBody = run
+    }
+    hasEventBody = eventBody != nil
     self.triggers = triggers
     self.scheduler = scheduler
-    self.parking = scheduler as? any RunParkingScheduler
+    self.parking = (scheduler as? IterationParking).map { .passUnretained($0) }
     self.hasScheduler = scheduler != nil
     self.parksRuns = parksRuns && scheduler != nil
     self.label = label
@@ -87,7 +100,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Runs the body for the first time (event kind `.initial`) on the calling thread.
   func start() {
-    GraphLock.shared.withLock {
+    GraphLock.withLock {
       phase = .running
       ObservationWave.advance()
     }
@@ -96,9 +109,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Runs a queued change now (delivery point: transaction end, scheduler).
   func runIfQueued() {
-    GraphLock.shared.lock()
+    GraphLock.lock()
     guard phase == .queued else {
-      GraphLock.shared.unlock()
+      GraphLock.unlock()
       return
     }
     phase = .running
@@ -107,7 +120,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     let kind = pendingKind
     let keyPath = pendingKeyPath
     let certain = pendingIsCertain
-    GraphLock.shared.unlock()
+    GraphLock.unlock()
     execute(kind: kind, keyPath: keyPath, certain: certain)
   }
 
@@ -119,7 +132,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Unless `force` is set, a queued run caused only by derived inputs is skipped when they
   /// recompute to equal values (the equality cut-off); `force` always runs the body.
   func runNow(force: Bool) {
-    GraphLock.shared.lock()
+    GraphLock.lock()
     let kind: ObservationTracking.Event.Kind
     let keyPath: AnyKeyPath?
     let certain: Bool
@@ -133,25 +146,25 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       keyPath = nil
       certain = true
     case .running, .cancelled:
-      GraphLock.shared.unlock()
+      GraphLock.unlock()
       return
     }
     phase = .running
     ObservationWave.advance()
     dirtyWhileRunning = false
     pendingKeyPath = nil
-    GraphLock.shared.unlock()
+    GraphLock.unlock()
     execute(kind: kind, keyPath: keyPath, certain: certain)
   }
 
   /// The key path of the change a queued run is waiting for, if any.
   var queuedKeyPath: AnyKeyPath? {
-    GraphLock.shared.withLock { phase == .queued ? pendingKeyPath : nil }
+    GraphLock.withLock { phase == .queued ? pendingKeyPath : nil }
   }
 
   /// Drops a queued run (cycle protection), with a diagnostic.
   func abandonQueuedRun(reason: String) {
-    let keyPath = GraphLock.shared.withLock { () -> AnyKeyPath? in
+    let keyPath = GraphLock.withLock { () -> AnyKeyPath? in
       if phase == .queued { phase = .idle }
       ObservationWave.advance()  // no longer waiting: later changes must reach it again
       return pendingKeyPath
@@ -170,36 +183,37 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     while true {
       if !certain && !inputsChanged() {
         // Only derived inputs were invalidated and they recomputed to equal values.
-        GraphLock.shared.lock()
+        GraphLock.lock()
         if runIsOver() {
-          GraphLock.shared.unlock()
+          GraphLock.unlock()
           return
         }
         (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
         ObservationWave.advance()  // the next iteration consumes the new changes
-        GraphLock.shared.unlock()
+        GraphLock.unlock()
         continue
       }
       cursor = nil
       scope.reset()
       scope.begin()
-      switch body {
-      case .plain(let run): run()
-      case .events(let run):
-        run(ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
+      if hasEventBody {
+        eventBody.unsafelyUnwrapped(
+          ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
+      } else {
+        plainBody()
       }
       scope.end()
 
-      GraphLock.shared.lock()
+      GraphLock.lock()
       if phase != .cancelled { unlinkDependencies(after: cursor) }
       if runIsOver() {
-        GraphLock.shared.unlock()
+        GraphLock.unlock()
         return
       }
       if parksRuns, let scheduler {
         // The run changed something it read: its owner decides when to run it again.
         phase = .queued
-        GraphLock.shared.unlock()
+        GraphLock.unlock()
         scheduler.schedule { [self] in runIfQueued() }
         return
       }
@@ -209,7 +223,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         phase = .idle
         pendingKeyPath = nil
         ObservationWave.advance()  // no longer waiting: later changes must reach it again
-        GraphLock.shared.unlock()
+        GraphLock.unlock()
         ObservationDiagnostics.report(
           "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
             + "it keeps changing \(describe(keyPath)), which it also reads. To fix: move the "
@@ -217,7 +231,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         return
       }
       ObservationWave.advance()  // the re-run consumes the new changes
-      GraphLock.shared.unlock()
+      GraphLock.unlock()
     }
   }
 
@@ -243,7 +257,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private func inputsChanged() -> Bool {
     derivedInputs.removeAll(keepingCapacity: true)
     var changed = false
-    GraphLock.shared.withLock {
+    GraphLock.withLock {
       var link = firstDependency
       while let edge = link, !changed {
         link = edge.pointee.nextDependency
@@ -317,10 +331,15 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     return enqueue(kind: .deinit, link: nil)
   }
 
+  override func missedChange(at link: LinkPointer) {
+    _ = enqueue(kind: .didSet, link: link)
+  }
+
   /// Under the graph lock: records the change and says whether to deliver.
   private func enqueue(kind: ObservationTracking.Event.Kind, link: LinkPointer?) -> Bool {
     func keyPath() -> AnyKeyPath? { link?.pointee.source.changeKeyPath }
-    let certain = link.map { !$0.pointee.source.isDerived } ?? true
+    let certain =
+      link.map { !$0.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived } } ?? true
     switch phase {
     case .cancelled:
       return false
@@ -333,7 +352,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     case .queued:
       pendingKind = kind
       pendingIsCertain = pendingIsCertain || certain
-      if case .events = body { pendingKeyPath = keyPath() }
+      if hasEventBody { pendingKeyPath = keyPath() }
       return false
     case .idle:
       // `receive` runs on the mutating thread: when delivery will be synchronous there, the
@@ -345,11 +364,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         startedByReceive = true
         startKind = kind
         startIsCertain = certain
-        if case .events = body { startKeyPath = keyPath() }
+        if hasEventBody { startKeyPath = keyPath() }
       } else {
         pendingKind = kind
         pendingIsCertain = certain
-        if case .events = body { pendingKeyPath = keyPath() }
+        if hasEventBody { pendingKeyPath = keyPath() }
         phase = .queued
       }
       return true
@@ -363,14 +382,14 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       startKeyPath = nil
       if cancelRequested.load(ordering: .acquiring) {
         // Cancelled since `receive`: the run does not start; drop the links it would have.
-        GraphLock.shared.withLock { unlinkAllDependencies() }
+        GraphLock.withLock { unlinkAllDependencies() }
         return
       }
       execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
     } else if !parksRuns, let transaction = ObservationTransaction.current {
       transaction.postpone(self)
     } else if let parking {
-      parking.park(self)
+      parking._withUnsafeGuaranteedRef { $0.park(self) }
     } else if let scheduler {
       scheduler.schedule { [self] in runIfQueued() }
     } else {
@@ -379,8 +398,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   }
 
   func cancelObservation() {
-    GraphLock.shared.lock()
-    defer { GraphLock.shared.unlock() }
+    GraphLock.lock()
+    defer { GraphLock.unlock() }
     guard phase != .cancelled else { return }
     let wasRunning = phase == .running
     phase = .cancelled

@@ -35,7 +35,11 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
   ) {
     let observer = EventObserver(options: options, onChange: onChange)
-    let missed = OneShotInstallation.install(list, observer) { observer.isFinished = true }
+    let registration = Unmanaged.passRetained(observer)
+    let (linked, missed) = OneShotInstallation.install(list, observer) {
+      observer.isFinished = true
+    }
+    if !linked { registration.release() }
     if let missed {
       // The change landed between the read and the install: report it as already stored.
       let kind: ObservationTracking.Event.Kind = options.contains(.didSet) ? .didSet : .willSet
@@ -113,7 +117,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   }
 
   func cancelObservation() {
-    let released = GraphLock.shared.withLock { finish() }
+    let released = GraphLock.withLock { finish() }
     if released { Unmanaged.passUnretained(self).release() }
   }
 }

@@ -11,7 +11,7 @@ public struct ObservationDiagnostic: Sendable, CustomStringConvertible {
 /// Where the engine reports ``ObservationDiagnostic``s: kept in a bounded log and passed to
 /// an optional handler. Runtime issues are values, so tests can assert them.
 public enum ObservationDiagnostics {
-  private static let lock = PThreadMutex()
+  private static let lock = WordLock()
   nonisolated(unsafe) private static var log: [ObservationDiagnostic] = []
   nonisolated(unsafe) private static var installedHandler:
     (@Sendable (ObservationDiagnostic) -> Void)?

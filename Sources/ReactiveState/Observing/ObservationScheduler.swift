@@ -27,7 +27,7 @@ extension ObservationScheduler where Self == MainActorScheduler {
 
 /// A scheduler that only runs work when told to: deterministic tests.
 public final class ManualScheduler: ObservationScheduler, @unchecked Sendable {
-  private let lock = PThreadMutex()
+  private let lock = WordLock()
   private var pending: [@Sendable () -> Void] = []
 
   /// Creates an empty scheduler.
@@ -56,10 +56,4 @@ public final class ManualScheduler: ObservationScheduler, @unchecked Sendable {
       ran += batch.count
     }
   }
-}
-
-/// A scheduler that parks whole observers instead of closures (no allocation per change).
-protocol RunParkingScheduler: ObservationScheduler {
-  /// Keeps `observer`'s queued run for later (`observer.runIfQueued()`).
-  func park(_ observer: ContinuousObserver)
 }

@@ -8,8 +8,8 @@
 ///   Changes coalesce while a run is pending.
 /// - Nested `observe` calls inside `apply` are independent: their reads never become the
 ///   outer observer's dependencies (keep their tokens, or they end immediately).
-/// - A body that keeps invalidating itself stops after ``ContinuousObserver/rerunLimit``
-///   consecutive re-runs and reports an ``ObservationDiagnostic`` naming the key path.
+/// - A body that keeps invalidating itself stops after 100 consecutive re-runs and reports an
+///   ``ObservationDiagnostic`` naming the key path.
 @discardableResult
 public func observe(
   scheduler: (any ObservationScheduler)? = nil, _ apply: @escaping @Sendable () -> Void

@@ -1,13 +1,13 @@
 /// The non-generic half of one ``ObservedValues`` iterator: the continuous observer that
 /// tracks `emit`, and the parking lot between the producer and the consumer.
 ///
-/// The observer's scheduler is this object: it does not run a re-evaluation but parks it
-/// until the consumer asks for the next value, so evaluation happens on the consumer's task,
-/// after the change was committed. Being non-generic, none of this needs generic metadata at
+/// The observer's scheduler is this object (through a weak ``IterationParking``): it does not
+/// run a re-evaluation but parks it until the consumer asks for the next value, so evaluation
+/// happens on the consumer's task, after the change was committed. Being non-generic, none of this needs generic metadata at
 /// run time; the typed half (``ObservedValuesBuffer``) is specialised in the caller.
 @usableFromInline
-final class ObservedValuesIteration: RunParkingScheduler, @unchecked Sendable {
-  private let lock = PThreadMutex()
+final class ObservedValuesIteration: ObservationScheduler, @unchecked Sendable {
+  private let lock = WordLock()
   // Guarded by `lock`.
   @exclusivity(unchecked) private var parkedRun: (@Sendable () -> Void)?
   /// The observer whose queued run is parked (the allocation-free form of `parkedRun`).
@@ -32,7 +32,8 @@ final class ObservedValuesIteration: RunParkingScheduler, @unchecked Sendable {
     return true
   }
 
-  /// A change arrived: park the observer's re-evaluation and wake the consumer.
+  /// A change arrived: park the observer's re-evaluation (whole, no closure per change) and
+  /// wake the consumer. The observer calls this instead of ``schedule(_:)``.
   func park(_ observer: ContinuousObserver) {
     let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
       parkedObserver = observer
@@ -127,7 +128,7 @@ final class ObservedValuesIteration: RunParkingScheduler, @unchecked Sendable {
 /// The observer's scheduler: forwards to its iteration without keeping it alive. The iteration
 /// owns the observer (through its token), so a strong reference back would be a cycle that
 /// kept every dropped or finished iterator — its closure and its subscriptions — forever.
-private final class IterationParking: RunParkingScheduler, @unchecked Sendable {
+final class IterationParking: ObservationScheduler, @unchecked Sendable {
   weak var iteration: ObservedValuesIteration?
 
   init(_ iteration: ObservedValuesIteration) { self.iteration = iteration }

@@ -1,3 +1,6 @@
+import CReactiveState
+import Synchronization
+
 /// The registration behind `withObservationTracking(_:onChange:)`: fires once, at the first
 /// `willSet` of anything read, then is gone.
 ///
@@ -7,21 +10,89 @@
 /// anyone calls `onChange`. A pending registration retains itself (+1) until it fires or its
 /// last observed object is deallocated; then the retain is dropped outside the lock.
 final class OneShotObserver: ReactiveNode, @unchecked Sendable {
-  private let onChange: @Sendable () -> Void
+  /// Replaced by a no-op when the observer is recycled, which releases the user's closure.
+  private var onChange: @Sendable () -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
 
   private init(onChange: @escaping @Sendable () -> Void) {
     self.onChange = onChange
-    super.init(interest: .willSet)
+    super.init(interest: .willSet, handsPendingRetainToQueue: true)
   }
 
   /// Links an observer for every slot in `list`, or calls `onChange` right away when a
   /// recorded slot changed after it was read (the change the toolchain would lose).
-  static func install(_ list: AccessList, onChange: @escaping @Sendable () -> Void) {
-    let observer = OneShotObserver(onChange: onChange)
-    let missed = OneShotInstallation.install(list, observer) { observer.isFinished = true }
-    if missed != nil { onChange() }
+  static func install(_ list: AccessList, onChange: consuming @escaping @Sendable () -> Void) {
+    // Carries the registration's retain, and owns the callback it was handed, so arming
+    // costs no reference counting.
+    let observer = make(onChange: onChange)
+    let (linked, missed) = observer._withUnsafeGuaranteedRef { observer in
+      OneShotInstallation.install(list, observer) { observer.isFinished = true }
+    }
+    if linked { return }
+    let callback = observer._withUnsafeGuaranteedRef { observer in
+      let callback = observer.takeCallback()
+      observer.recycle()
+      return callback
+    }
+    if missed != nil { callback() }
+  }
+
+  // MARK: - Reuse
+
+  /// How many finished observers a thread keeps for reuse.
+  private static let poolLimit: UInt64 = 4096
+
+  /// A retained observer for `onChange`: a finished one from this thread's pool when there
+  /// is one (no allocation), else a new one.
+  @inline(__always)
+  private static func make(onChange: consuming @escaping @Sendable () -> Void)
+    -> Unmanaged<OneShotObserver>
+  {
+    let thread = rs_current_thread()
+    guard let pooled = thread.pointee.observer_pool else {
+      return .passRetained(OneShotObserver(onChange: onChange))
+    }
+    let observer = Unmanaged<OneShotObserver>.fromOpaque(pooled)
+    observer._withUnsafeGuaranteedRef { observer in
+      thread.pointee.observer_pool = observer.nextQueued?.toOpaque()
+      thread.pointee.observer_pool_count -= 1
+      observer.nextQueued = nil
+      observer.isFinished = false
+      observer.onChange = onChange
+    }
+    return observer
+  }
+
+  /// Moves the user's closure out (no reference counting), leaving a no-op behind.
+  private func takeCallback() -> @Sendable () -> Void {
+    var callback: @Sendable () -> Void = {}
+    swap(&callback, &onChange)
+    return callback
+  }
+
+  /// Ends this finished observer's life (its callback already taken), consuming the
+  /// registration's retain: keeps the observer in this thread's pool or releases it.
+  private func recycle() {
+    let thread = rs_current_thread()
+    guard thread.pointee.observer_pool_count < OneShotObserver.poolLimit else {
+      Unmanaged.passUnretained(self).release()
+      return
+    }
+    ThreadCaches.registerExitCleanup(thread)
+    nextQueued = thread.pointee.observer_pool.map { Unmanaged<ReactiveNode>.fromOpaque($0) }
+    thread.pointee.observer_pool = Unmanaged.passUnretained(self).toOpaque()
+    thread.pointee.observer_pool_count += 1
+  }
+
+  /// Releases every pooled observer of `thread` (it is exiting).
+  static func drainPool(_ thread: UnsafeMutablePointer<rs_thread_state>) {
+    while let pooled = thread.pointee.observer_pool {
+      let observer = Unmanaged<OneShotObserver>.fromOpaque(pooled)
+      thread.pointee.observer_pool = observer._withUnsafeGuaranteedRef { $0.nextQueued?.toOpaque() }
+      thread.pointee.observer_pool_count -= 1
+      observer.release()
+    }
   }
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
@@ -40,8 +111,10 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   }
 
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
-    if event == .willSet { onChange() }
-    Unmanaged.passUnretained(self).release()
+    let callback = takeCallback()
+    recycle()
+    // The user's closure is released when this returns.
+    if event == .willSet { callback() }
   }
 }
 
@@ -52,21 +125,22 @@ enum OneShotInstallation {
 
   /// Links `observer` to every live slot of `list` in one critical section. When a recorded
   /// slot changed after it was read, the registration ends at once (`finish` runs under the
-  /// lock, every link is removed) and that slot is returned for the caller to report; else
-  /// a registration with links retains its observer (+1) until it fires or is dropped.
+  /// lock, every link is removed) and that slot is returned for the caller to report.
+  ///
+  /// The caller retains `observer` once for the registration before calling. `linked` says
+  /// whether the registration now holds that retain (it is dropped when the observer fires
+  /// or its objects go away); otherwise the caller releases it.
   static func install(
     _ list: AccessList, _ observer: ReactiveNode, finish: () -> Void
-  ) -> SourceNode? {
-    GraphLock.shared.lock()
-    defer { GraphLock.shared.unlock() }
+  ) -> (linked: Bool, missed: SourceNode?) {
+    GraphLock.lock()
+    defer { GraphLock.unlock() }
     let missed = link(list, to: observer)
     if missed != nil {
       finish()
       observer.unlinkAllDependencies()
-    } else if observer.firstDependency != nil {
-      _ = Unmanaged.passRetained(observer)
     }
-    return missed
+    return (observer.firstDependency != nil, missed)
   }
 
   /// Under the graph lock: links `observer` to every live slot of `list`, then returns the
@@ -77,13 +151,16 @@ enum OneShotInstallation {
   private static func link(_ list: AccessList, to observer: ReactiveNode) -> SourceNode? {
     pass &+= 1
     for entry in list.entries {
-      let slot = entry.slot
-      guard slot.installMark != pass, !slot.isDetached else { continue }
-      slot.installMark = pass
-      ReactiveNode.link(slot, to: observer, version: entry.version)
+      entry.source._withUnsafeGuaranteedRef { slot in
+        guard slot.installMark != pass, !slot.isDetached else { return }
+        slot.installMark = pass
+        ReactiveNode.link(slot, to: observer, version: entry.version)
+      }
     }
-    for entry in list.entries where entry.slot.changedSince(entry.version) {
-      return entry.slot
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    for entry in list.entries
+    where entry.source._withUnsafeGuaranteedRef({ $0.changedSince(entry.version) }) {
+      return entry.source.takeUnretainedValue()
     }
     return nil
   }

@@ -4,8 +4,8 @@ import CReactiveState
 /// most once, after the outermost transaction on this thread ends, and see all of its new
 /// values (no intermediate states). Transactions nest; only the outermost one delivers.
 ///
-/// Only delivery to continuous observers (``observe(_:)``, ``withContinuousObservation(options:scheduler:apply:)``)
-/// is deferred. One-shot `withObservationTracking` observers keep their contract and fire
+/// Only delivery to continuous observers (``observe(scheduler:_:)``,
+/// ``withContinuousObservation(options:scheduler:apply:)``) is deferred. One-shot `withObservationTracking` observers keep their contract and fire
 /// inside the first mutation's `willSet`. Mutations made on other threads are not part of
 /// this transaction.
 @discardableResult
@@ -41,6 +41,7 @@ final class ObservationTransaction {
       transaction = Unmanaged<ObservationTransaction>.fromOpaque(existing).takeUnretainedValue()
     } else {
       transaction = ObservationTransaction()
+      ThreadCaches.registerExitCleanup(thread)
       thread.pointee.transaction = Unmanaged.passRetained(transaction).toOpaque()
     }
     thread.pointee.transaction_depth += 1

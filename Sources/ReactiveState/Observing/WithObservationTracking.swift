@@ -43,12 +43,12 @@ public func withObservationTracking<T>(
 /// tracking merges upward), then to `install` when there are any.
 @inline(__always)
 private func trackingAccesses<T>(_ apply: () -> T, install: (AccessList) -> Void) -> T {
-  let list = AccessList.make()
-  list.begin()
-  let result = apply()
-  list.end()
-  if let parent = TrackingScope.current { list.merge(into: parent) }
-  if !list.isEmpty { install(list) }
-  AccessList.recycle(list)
-  return result
+  AccessList.withEmptyList { list in
+    list.begin()
+    let result = apply()
+    list.end()
+    if let parent = TrackingScope.current { list.merge(into: parent) }
+    if !list.isEmpty { install(list) }
+    return result
+  }
 }

@@ -8,7 +8,9 @@ import CReactiveState
 /// install see a mutation that happened in between (the toolchain loses it).
 final class AccessList: TrackingScope {
   struct Entry {
-    let slot: SourceNode
+    /// Retained by the list (released when it is emptied): manual counting keeps copies of
+    /// entries free of reference counting.
+    let source: Unmanaged<SourceNode>
     var version: UInt64
   }
 
@@ -23,8 +25,14 @@ final class AccessList: TrackingScope {
   }
 
   deinit {
-    buffer.deinitialize(count: count)
+    removeAll()
     buffer.deallocate()
+  }
+
+  /// Releases every entry.
+  private func removeAll() {
+    for index in 0..<count { buffer[index].source.release() }
+    count = 0
   }
 
   /// The recorded reads, oldest first.
@@ -46,37 +54,46 @@ final class AccessList: TrackingScope {
     count += 1
   }
 
-  /// A fresh list for one `apply`, reusing this thread's spare list when there is one.
-  static func make() -> AccessList {
+  /// Runs `body` with an empty list: this thread's spare one when it is free (no reference
+  /// counting: the thread-local slot owns it), a new one when it is in use by an enclosing
+  /// `withObservationTracking`. The list is emptied afterwards and kept as the spare.
+  @inline(__always)
+  static func withEmptyList<T>(_ body: (AccessList) -> T) -> T {
     let thread = rs_current_thread()
-    let list: AccessList
+    let list: Unmanaged<AccessList>
     if let spare = thread.pointee.spare_access_list {
       thread.pointee.spare_access_list = nil
-      list = Unmanaged<AccessList>.fromOpaque(spare).takeRetainedValue()
+      list = .fromOpaque(spare)
     } else {
-      list = AccessList()
+      list = .passRetained(AccessList())
     }
-    list.reset()
-    return list
-  }
-
-  /// Empties a finished list and keeps it as this thread's spare (one per thread, small).
-  static func recycle(_ list: AccessList) {
-    list.buffer.deinitialize(count: list.count)
-    list.count = 0
-    let thread = rs_current_thread()
-    if thread.pointee.spare_access_list == nil && list.capacity <= 64 {
-      thread.pointee.spare_access_list = Unmanaged.passRetained(list).toOpaque()
+    let result = list._withUnsafeGuaranteedRef { list in
+      list.reset()
+      return body(list)
     }
+    let keep = list._withUnsafeGuaranteedRef { list in
+      list.removeAll()
+      return list.capacity <= 64
+    }
+    if keep && thread.pointee.spare_access_list == nil {
+      ThreadCaches.registerExitCleanup(thread)
+      thread.pointee.spare_access_list = list.toOpaque()
+    } else {
+      list.release()
+    }
+    return result
   }
 
   override func record(_ slot: SourceNode) {
     guard slot.isFirstRead(byScope: stamp) else { return }
-    append(Entry(slot: slot, version: slot.version.load(ordering: .sequentiallyConsistent)))
+    append(
+      Entry(
+        source: .passRetained(slot), version: slot.version.load(ordering: .sequentiallyConsistent)))
   }
 
   override func noteOwnMutation(_ slot: SourceNode, version: UInt64) {
-    for index in 0..<count where buffer[index].slot === slot {
+    let source = Unmanaged.passUnretained(slot).toOpaque()
+    for index in 0..<count where buffer[index].source.toOpaque() == source {
       buffer[index].version = version
     }
   }
@@ -85,11 +102,12 @@ final class AccessList: TrackingScope {
   /// Observation does), keeping the versions they were read at.
   func merge(into parent: TrackingScope) {
     guard let parentList = parent as? AccessList else {
-      for entry in entries { parent.record(entry.slot) }
+      for entry in entries { parent.record(entry.source.takeUnretainedValue()) }
       return
     }
-    for entry in entries where entry.slot.isFirstRead(byScope: parentList.stamp) {
-      parentList.append(entry)
+    for entry in entries
+    where entry.source._withUnsafeGuaranteedRef({ $0.isFirstRead(byScope: parentList.stamp) }) {
+      parentList.append(Entry(source: entry.source.retain(), version: entry.version))
     }
   }
 }

@@ -12,40 +12,44 @@ enum ChangePropagation {
   /// `didSet` walk (same ``ObservationWave``) and no subscriber was linked since: every
   /// subscriber it reached then is still queued, dirty or stale, so a batch of writes to one
   /// source walks its subscribers once.
+  @inline(never)
   static func notify(_ source: SourceNode, _ event: SourceEvent) {
     var queue = DeliveryQueue()
-    GraphLock.shared.lock()
+    GraphLock.lock()
     if event == .didSet {
       if source.didSetWalkWave == ObservationWave.current {
-        GraphLock.shared.unlock()
+        GraphLock.unlock()
         return
       }
       source.didSetWalkWave = ObservationWave.mark()
     }
     walkPass &+= 1
     let pass = walkPass
-    var walking: SourceNode? = source
-    var stack: DerivedNode?
+    // Unmanaged references throughout: every node reached is kept alive by its links, which
+    // only change under the lock we hold, so the walk needs no reference counting.
+    var walking: Unmanaged<SourceNode>? = .passUnretained(source)
+    var stack: Unmanaged<DerivedNode>?
     while let current = walking {
-      var link = current.firstSubscriber
+      var link = current._withUnsafeGuaranteedRef { $0.firstSubscriber }
       while let edge = link {
         // Read the successor first: `receive` may unlink `edge` (a one-shot cancels itself).
         link = edge.pointee.nextSubscriber
-        let subscriber = edge.pointee.subscriber
-        if subscriber.isDerived {
-          let derived = unsafeDowncast(subscriber, to: DerivedNode.self)
-          if derived.invalidate(event, pass: pass) {
-            derived.nextToWalk = stack
-            stack = derived
+        edge.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
+          if subscriber.isDerived {
+            let derived = unsafeDowncast(subscriber, to: DerivedNode.self)
+            if derived.invalidate(event, pass: pass) {
+              derived.nextToWalk = stack
+              stack = .passUnretained(derived)
+            }
+          } else if subscriber.receive(event, from: edge) {
+            queue.append(subscriber)
           }
-        } else if subscriber.receive(event, from: edge) {
-          queue.append(subscriber)
         }
       }
-      walking = stack
-      stack = stack?.nextToWalk
+      walking = stack.map { Unmanaged<SourceNode>.fromOpaque($0.toOpaque()) }
+      stack = stack?._withUnsafeGuaranteedRef { $0.nextToWalk }
     }
-    GraphLock.shared.unlock()
+    GraphLock.unlock()
     queue.deliverAll(event, from: source)
   }
 
@@ -61,7 +65,7 @@ enum ChangePropagation {
   /// subscribers, then delivers `.deinitialized` to those that asked for it.
   static func detach(_ head: PropertySlot) {
     var queue = DeliveryQueue()
-    GraphLock.shared.lock()
+    GraphLock.lock()
     detachPass &+= 1
     var slot: PropertySlot? = head
     while let current = slot {
@@ -70,19 +74,19 @@ enum ChangePropagation {
       slot = current.next
     }
     ReactiveNode.drainOrphans()
-    GraphLock.shared.unlock()
+    GraphLock.unlock()
     queue.deliverAll(.deinitialized, from: head)
   }
 
   /// Detaches a deallocating derived value from its subscribers and its inputs.
   static func detachSubscribers(of node: DerivedNode) {
     var queue = DeliveryQueue()
-    GraphLock.shared.lock()
+    GraphLock.lock()
     detachPass &+= 1
     detachLinks(of: node, into: &queue)
     node.unlinkAllDependencies()
     ReactiveNode.drainOrphans()
-    GraphLock.shared.unlock()
+    GraphLock.unlock()
     // The node itself is being deinitialised: events name a stand-in source.
     queue.deliverAll(.deinitialized, from: goneSource)
   }

@@ -9,14 +9,22 @@
 /// running subscriber's dependency list. `previousSubscriber == self` marks a link whose
 /// source was deallocated while its subscriber was running.
 struct DependencyLink {
-  unowned(unsafe) var source: SourceNode
-  unowned(unsafe) var subscriber: ReactiveNode
+  /// Unretained both ways: a source unlinks every edge before it goes away, and a subscriber
+  /// unlinks its dependencies before it does. Hot paths use these references through
+  /// `_withUnsafeGuaranteedRef`, which costs no reference counting.
+  var sourceNode: Unmanaged<SourceNode>
+  var subscriberNode: Unmanaged<ReactiveNode>
   var previousSubscriber: LinkPointer?
   var nextSubscriber: LinkPointer?
   var previousDependency: LinkPointer?
   var nextDependency: LinkPointer?
   /// The source's version when the subscriber last read it through this link.
   var version: UInt64
+
+  /// The source (a strong reference: use `sourceNode` on hot paths).
+  var source: SourceNode { sourceNode.takeUnretainedValue() }
+  /// The subscriber (a strong reference: use `subscriberNode` on hot paths).
+  var subscriber: ReactiveNode { subscriberNode.takeUnretainedValue() }
 }
 
 typealias LinkPointer = UnsafeMutablePointer<DependencyLink>
@@ -39,7 +47,8 @@ enum LinkAllocator {
     }
     link.initialize(
       to: DependencyLink(
-        source: source, subscriber: subscriber, previousSubscriber: nil, nextSubscriber: nil,
+        sourceNode: .passUnretained(source), subscriberNode: .passUnretained(subscriber),
+        previousSubscriber: nil, nextSubscriber: nil,
         previousDependency: nil, nextDependency: nil, version: version))
     return link
   }

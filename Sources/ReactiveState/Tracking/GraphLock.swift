@@ -1,31 +1,22 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import CReactiveState
 
-/// A `pthread_mutex_t` in stable heap storage (its address never moves).
-///
-/// Plain pthread mutexes because ThreadSanitizer understands them
-/// (`Synchronization.Mutex` reports false positives on Linux). Callers never run user code
-/// while holding one.
+/// A mutex for short critical sections: one word in stable heap storage, uncontended
+/// acquire and release one atomic instruction each (see `rs_lock` in the C shim: spin, then
+/// futex). Its C11 atomics are visible to ThreadSanitizer (`Synchronization.Mutex` reports
+/// false positives on Linux). Callers never run user code while holding one.
 @usableFromInline
-final class PThreadMutex: @unchecked Sendable {
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+final class WordLock: @unchecked Sendable {
+  @usableFromInline let word: UnsafeMutablePointer<rs_lock>
 
   @usableFromInline init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
+    word = .allocate(capacity: 1)
+    word.initialize(to: rs_lock(state: 0))
   }
 
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
+  deinit { word.deallocate() }
 
-  @inlinable @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-  @inlinable @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+  @inlinable @inline(__always) func lock() { rs_lock_acquire(word) }
+  @inlinable @inline(__always) func unlock() { rs_lock_release(word) }
 
   @inlinable @inline(__always) func withLock<T>(_ body: () throws -> T) rethrows -> T {
     lock()
@@ -39,8 +30,15 @@ final class PThreadMutex: @unchecked Sendable {
 ///
 /// Hot paths never take it: untracked reads, reads of already-linked properties and writes
 /// with no subscribers are lock-free. User code (callbacks, deinitialisers of released
-/// closures) never runs while it is held.
+/// closures) never runs while it is held. It is a static C word, so taking it involves no
+/// lazy-initialisation check.
 enum GraphLock {
-  /// The process-wide graph lock.
-  static let shared = PThreadMutex()
+  @inline(__always) static func lock() { rs_lock_acquire(rs_graph_lock_pointer()) }
+  @inline(__always) static func unlock() { rs_lock_release(rs_graph_lock_pointer()) }
+
+  @inline(__always) static func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    lock()
+    defer { unlock() }
+    return try body()
+  }
 }

@@ -1,3 +1,5 @@
+import CReactiveState
+
 /// A cached handle to one observed property of one registrar, for accessors that can keep
 /// per-instance state next to the value (`@Tracked` does): once set, a mutation finds the
 /// property without materialising or comparing its key path.
@@ -43,28 +45,34 @@ extension ObservationRegistrar {
 }
 
 extension ObservationRegistrar {
-  /// ``willSet(_:keyPath:)`` with a property token (for `_modify` accessors); pair it with
-  /// ``_didSet(_:keyPath:token:)``.
+  /// The start of an in-place mutation (a `_modify` accessor) with a property token: records
+  /// a read when tracking, then announces the change. Pair it with
+  /// ``_didModify(token:)`` after the yield.
+  ///
+  /// `keyPath` is used only to fill an empty token (once per property), so an optimised
+  /// accessor never materialises it afterwards. When the object was never observed and no
+  /// scope is tracking, nothing happens and the token stays empty.
   @inlinable @inline(__always)
-  public func _willSet<Subject: Observable, Member>(
+  public func _willModify<Subject: Observable, Member>(
     _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
     token: inout _ObservedPropertyToken
   ) {
-    guard storage.hasSlots else { return }
+    let scope = rs_current_scope()
+    guard scope != nil || storage.hasSlots else { return }
     if token.slot == nil { token.slot = storage.slot(site: nil, keyPath: { keyPath() }) }
-    storage.willSet(token.slot!)
+    let slot = token.slot.unsafelyUnwrapped
+    if let scope { storage.recordAccess(slot, in: scope) }
+    storage.willSet(slot)
   }
 
-  /// ``didSet(_:keyPath:)`` with the token ``_willSet(_:keyPath:token:)`` used.
+  /// The end of an in-place mutation begun with ``_willModify(_:keyPath:token:)``: announces
+  /// the stored change when the start did (the token is filled then).
+  ///
+  /// Unlike ``withMutation(of:keyPath:_:)``, it does not look for a first observation that
+  /// started on another thread during the mutation: only a read of the same property could
+  /// care, and that read would race with the in-place mutation of its storage.
   @inlinable @inline(__always)
-  public func _didSet<Subject: Observable, Member>(
-    _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
-    token: _ObservedPropertyToken
-  ) {
-    if let slot = token.slot {
-      storage.didSet(slot)
-    } else if storage.hasSlots {
-      storage.lateMutation(site: nil, keyPath: { keyPath() })
-    }
+  public func _didModify(token: _ObservedPropertyToken) {
+    if let slot = token.slot { storage.didSet(slot) }
   }
 }

@@ -95,14 +95,14 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   @inline(__always)
   func beginMutation() -> Bool {
     mutatingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
-    version.add(1, ordering: .sequentiallyConsistent)
+    version.wrappingAdd(1, ordering: .sequentiallyConsistent)
     return willSetListeners.load(ordering: .sequentiallyConsistent) != 0
   }
 
   /// `didSet`: makes the version even again and returns whether anyone listens to `didSet`.
   @inline(__always)
   func endMutation() -> Bool {
-    version.add(1, ordering: .sequentiallyConsistent)
+    version.wrappingAdd(1, ordering: .sequentiallyConsistent)
     return didSetListeners.load(ordering: .sequentiallyConsistent) != 0
   }
 }

@@ -29,10 +29,17 @@ class ReactiveNode: @unchecked Sendable {
   final let interest: MutationInterest
   /// Whether this node is a ``DerivedNode`` (propagation walks through it).
   final let isDerived: Bool
+  /// Whether the node is queued for delivery only when its registration ends, and then
+  /// hands its own pending retain to the ``DeliveryQueue``, which neither retains nor
+  /// releases it: ``deliver(_:from:)`` consumes that retain. One-shot observers work this
+  /// way.
+  final let handsPendingRetainToQueue: Bool
 
-  init(interest: MutationInterest, isDerived: Bool = false) {
+  init(interest: MutationInterest, isDerived: Bool = false, handsPendingRetainToQueue: Bool = false)
+  {
     self.interest = interest
     self.isDerived = isDerived
+    self.handsPendingRetainToQueue = handsPendingRetainToQueue
   }
 
   /// Called under the graph lock when `link.source` changes. Return true to be queued for
@@ -86,30 +93,32 @@ class ReactiveNode: @unchecked Sendable {
   /// Removes an edge from its source's subscriber list only, and marks it detached; the
   /// subscriber removes it from its dependency list later (used while it is running).
   static func detachFromSource(_ link: LinkPointer) {
-    let source = link.pointee.source
+    let interest = link.pointee.subscriberNode._withUnsafeGuaranteedRef { $0.interest }
     let previousSubscriber = link.pointee.previousSubscriber
     let nextSubscriber = link.pointee.nextSubscriber
-    if let previousSubscriber {
-      previousSubscriber.pointee.nextSubscriber = nextSubscriber
-    } else {
-      source.firstSubscriber = nextSubscriber
-    }
-    if let nextSubscriber {
-      nextSubscriber.pointee.previousSubscriber = previousSubscriber
-    } else {
-      source.lastSubscriber = previousSubscriber
-    }
     // A self-pointer marks "source side gone" (only read under the lock, never by the
     // subscriber's lock-free run).
     link.pointee.previousSubscriber = link
     link.pointee.nextSubscriber = nil
-    source.removeListener(link.pointee.subscriber.interest)
-    if source.isDerived && source.firstSubscriber == nil {
-      let orphan = unsafeDowncast(source, to: DerivedNode.self)
-      if !orphan.isQueuedOrphan {
-        orphan.isQueuedOrphan = true
-        orphan.nextOrphan = orphans
-        orphans = orphan
+    link.pointee.sourceNode._withUnsafeGuaranteedRef { source in
+      if let previousSubscriber {
+        previousSubscriber.pointee.nextSubscriber = nextSubscriber
+      } else {
+        source.firstSubscriber = nextSubscriber
+      }
+      if let nextSubscriber {
+        nextSubscriber.pointee.previousSubscriber = previousSubscriber
+      } else {
+        source.lastSubscriber = previousSubscriber
+      }
+      source.removeListener(interest)
+      if source.isDerived && source.firstSubscriber == nil {
+        let orphan = unsafeDowncast(source, to: DerivedNode.self)
+        if !orphan.isQueuedOrphan {
+          orphan.isQueuedOrphan = true
+          orphan.nextOrphan = orphans
+          orphans = orphan
+        }
       }
     }
   }
@@ -118,18 +127,19 @@ class ReactiveNode: @unchecked Sendable {
   /// recycles it.
   static func unlink(_ link: LinkPointer) {
     if link.pointee.previousSubscriber != link { detachFromSource(link) }
-    let subscriber = link.pointee.subscriber
     let previousDependency = link.pointee.previousDependency
     let nextDependency = link.pointee.nextDependency
-    if let previousDependency {
-      previousDependency.pointee.nextDependency = nextDependency
-    } else {
-      subscriber.firstDependency = nextDependency
-    }
-    if let nextDependency {
-      nextDependency.pointee.previousDependency = previousDependency
-    } else {
-      subscriber.lastDependency = previousDependency
+    link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
+      if let previousDependency {
+        previousDependency.pointee.nextDependency = nextDependency
+      } else {
+        subscriber.firstDependency = nextDependency
+      }
+      if let nextDependency {
+        nextDependency.pointee.previousDependency = previousDependency
+      } else {
+        subscriber.lastDependency = previousDependency
+      }
     }
     LinkAllocator.recycle(link)
   }
@@ -143,14 +153,25 @@ class ReactiveNode: @unchecked Sendable {
     -> LinkPointer
   {
     let candidate = cursor == nil ? firstDependency : cursor!.pointee.nextDependency
-    if let candidate, candidate.pointee.source === source {
+    if let candidate,
+      candidate.pointee.sourceNode.toOpaque() == Unmanaged.passUnretained(source).toOpaque()
+    {
       candidate.pointee.version = version
       return candidate
     }
-    GraphLock.shared.lock()
-    defer { GraphLock.shared.unlock() }
-    return ReactiveNode.link(source, to: self, after: cursor, version: version)
+    GraphLock.lock()
+    defer { GraphLock.unlock() }
+    let link = ReactiveNode.link(source, to: self, after: cursor, version: version)
+    // A write that landed between the read and this link saw no listener: catch it here
+    // (the link is published first, so either the writer or this check sees the other).
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    if source.changedSince(version) { missedChange(at: link) }
+    return link
   }
+
+  /// Under the graph lock: a source this running node just linked changed after it was
+  /// read, before the link existed (no notification reached this node).
+  func missedChange(at link: LinkPointer) {}
 
   /// Removes every dependency edge of this subscriber.
   final func unlinkAllDependencies() {
@@ -174,7 +195,12 @@ class ReactiveNode: @unchecked Sendable {
   nonisolated(unsafe) private static var isDraining = false
 
   /// Processes the orphan worklist (graph lock held).
+  @inline(__always)
   static func drainOrphans() {
+    if orphans != nil { drainOrphanList() }
+  }
+
+  private static func drainOrphanList() {
     guard !isDraining else { return }
     isDraining = true
     while let orphan = orphans {
@@ -189,14 +215,16 @@ class ReactiveNode: @unchecked Sendable {
 }
 
 /// A FIFO of nodes to deliver once the graph lock is released. Each queued node is retained
-/// (retaining never runs user code, so it is safe under the lock) and released after delivery.
+/// (retaining never runs user code, so it is safe under the lock; a one-shot observer hands
+/// over its own pending retain instead) and released after delivery.
 struct DeliveryQueue {
   private var head: Unmanaged<ReactiveNode>?
   private var tail: Unmanaged<ReactiveNode>?
 
   /// Enqueues `node` (caller holds the graph lock).
   mutating func append(_ node: ReactiveNode) {
-    let entry = Unmanaged.passRetained(node)
+    let entry =
+      node.handsPendingRetainToQueue ? Unmanaged.passUnretained(node) : Unmanaged.passRetained(node)
     node.nextQueued = nil
     if let tail { tail._withUnsafeGuaranteedRef { $0.nextQueued = entry } } else { head = entry }
     tail = entry
@@ -208,10 +236,14 @@ struct DeliveryQueue {
     head = nil
     tail = nil
     while let entry = cursor {
-      let node = entry.takeRetainedValue()
-      cursor = node.nextQueued
-      node.nextQueued = nil
-      node.deliver(event, from: source)
+      let deliverConsumesRetain = entry._withUnsafeGuaranteedRef { node in
+        cursor = node.nextQueued
+        node.nextQueued = nil
+        return node.handsPendingRetainToQueue
+      }
+      // Nothing touches a consuming node after `deliver`: it may be gone or reused by then.
+      entry._withUnsafeGuaranteedRef { $0.deliver(event, from: source) }
+      if !deliverConsumesRetain { entry.release() }
     }
   }
 }

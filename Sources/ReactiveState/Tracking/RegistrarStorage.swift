@@ -50,7 +50,7 @@ final class RegistrarStorage: @unchecked Sendable {
   func existingSlot(for keyPath: AnyKeyPath) -> PropertySlot? {
     guard let head = headSlot else { return nil }
     if head.ordinal >= Self.listLimit {
-      return GraphLock.shared.withLock { headSlot?.wideIndex?[keyPath] }
+      return GraphLock.withLock { headSlot?.wideIndex?[keyPath] }
     }
     return existingSlotInList(for: keyPath)
   }
@@ -65,8 +65,8 @@ final class RegistrarStorage: @unchecked Sendable {
   /// The slot for `keyPath`, created if needed.
   func slot(for keyPath: AnyKeyPath) -> PropertySlot {
     if let slot = existingSlot(for: keyPath) { return slot }
-    GraphLock.shared.lock()
-    defer { GraphLock.shared.unlock() }
+    GraphLock.lock()
+    defer { GraphLock.unlock() }
     // Another thread may have inserted it meanwhile.
     let head = headSlot
     let count = head.map { $0.ordinal + 1 } ?? 0
@@ -94,9 +94,17 @@ final class RegistrarStorage: @unchecked Sendable {
   }
 
   /// The slot for a key-path argument: by call site when it has one, else by key path.
-  @usableFromInline
+  @usableFromInline @inline(__always)
   func slot(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) -> Unmanaged<PropertySlot> {
     if let site, let slot = firstSlot(where: { $0.isReached(from: site) }) { return slot }
+    return slotByKeyPath(site: site, keyPath: keyPath)
+  }
+
+  /// The slow half of ``slot(site:keyPath:)``: materialises the key path.
+  @inline(never)
+  private func slotByKeyPath(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath)
+    -> Unmanaged<PropertySlot>
+  {
     let slot = slot(for: keyPath())
     if let site { slot.remember(site: site) }
     return Unmanaged.passUnretained(slot)
@@ -118,6 +126,14 @@ final class RegistrarStorage: @unchecked Sendable {
       } else {
         scope.record(slot(for: keyPath()))
       }
+    }
+  }
+
+  /// Records a read of a known slot in the active scope.
+  @usableFromInline
+  func recordAccess(_ slot: Unmanaged<PropertySlot>, in scope: UnsafeMutableRawPointer) {
+    Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
+      slot._withUnsafeGuaranteedRef { scope.record($0) }
     }
   }
 

@@ -47,7 +47,7 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
 
   init() { super.init(interest: []) }
 
-  override init(interest: MutationInterest, isDerived: Bool) {
+  init(interest: MutationInterest, isDerived: Bool) {
     super.init(interest: interest, isDerived: isDerived)
   }
 
@@ -72,18 +72,29 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   }
 
   /// Under the graph lock, when a link to a subscriber with `interest` is added.
+  ///
+  /// Counts change only under the lock, so plain stores suffice; a linker that then checks
+  /// versions issues a sequentially consistent fence first, pairing with the writer's
+  /// version increment (one of the two sees the other).
   @inline(__always)
   final func addListener(_ interest: MutationInterest) {
-    if interest.contains(.willSet) { willSetListeners.add(1, ordering: .sequentiallyConsistent) }
-    if interest.contains(.didSet) { didSetListeners.add(1, ordering: .sequentiallyConsistent) }
+    if interest.contains(.willSet) {
+      willSetListeners.store(willSetListeners.load(ordering: .relaxed) + 1, ordering: .relaxed)
+    }
+    if interest.contains(.didSet) {
+      didSetListeners.store(didSetListeners.load(ordering: .relaxed) + 1, ordering: .relaxed)
+    }
   }
 
-  /// Under the graph lock, when such a link is removed.
+  /// Under the graph lock, when such a link is removed. A writer that still sees the old
+  /// count only takes the lock and finds nothing to notify.
   @inline(__always)
   final func removeListener(_ interest: MutationInterest) {
     if interest.contains(.willSet) {
-      willSetListeners.subtract(1, ordering: .sequentiallyConsistent)
+      willSetListeners.store(willSetListeners.load(ordering: .relaxed) - 1, ordering: .relaxed)
     }
-    if interest.contains(.didSet) { didSetListeners.subtract(1, ordering: .sequentiallyConsistent) }
+    if interest.contains(.didSet) {
+      didSetListeners.store(didSetListeners.load(ordering: .relaxed) - 1, ordering: .relaxed)
+    }
   }
 }

@@ -86,7 +86,7 @@ class TrackingScope {
   }
 
   private static func assignThreadIdentity(_ thread: UnsafeMutablePointer<rs_thread_state>) {
-    let id = threadCounter.add(1, ordering: .relaxed).newValue
+    let id = threadCounter.wrappingAdd(1, ordering: .relaxed).newValue
     thread.pointee.serial = id << 40
   }
 

@@ -3,7 +3,8 @@
 public struct AnyView: View, PrimitiveView {
   let wrapped: any View
 
-  /// Erases `view`'s type.
+  /// Erases `view`'s type. Wrapping an `AnyView` again does not nest: the inner view is
+  /// unwrapped, so identity stays that of the concrete view.
   public init<V: View>(_ view: V) {
     if let already = view as? AnyView { wrapped = already.wrapped } else { wrapped = view }
   }

@@ -8,13 +8,16 @@
 @propertyWrapper
 @dynamicMemberLookup
 public struct Bindable<Value: AnyObject & Observable> {
-  /// The model.
+  /// The model. The wrapper holds it strongly but does not own its lifetime: the view that
+  /// created it (with `@State`) or injected it (with `.environment`) does.
   public var wrappedValue: Value
 
-  /// Wraps `wrappedValue`.
+  /// Makes bindings to `wrappedValue`'s properties available as `$name.property`. Reads
+  /// nothing: creating the wrapper adds no dependency.
   public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
 
-  /// Wraps `wrappedValue` (`Bindable(model).title`).
+  /// Makes bindings to `wrappedValue`'s properties available without the attribute, as in
+  /// `Bindable(model).title`. Reads nothing.
   public init(_ wrappedValue: Value) { self.wrappedValue = wrappedValue }
 
   /// The wrapper itself, so `$model.title` produces a binding.

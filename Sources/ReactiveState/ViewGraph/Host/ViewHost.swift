@@ -6,8 +6,8 @@
 /// dirty; ``flush()`` then runs passes in which parents evaluate before children, each view at
 /// most once per pass, and removed views never evaluate.
 ///
-/// In ``UpdateMode/automatic`` mode the host flushes at the end of each action (``tap(_:)``,
-/// ``setText(_:in:)``, …, ``perform(_:)``) and schedules a main-actor flush for changes made
+/// In ``UpdateMode/automatic`` mode the host flushes at the end of each action (``tap(_:occurrence:)``,
+/// ``setText(_:in:occurrence:)``, …, ``perform(_:)``) and schedules a main-actor flush for changes made
 /// elsewhere; call ``flush()`` to apply those synchronously. In ``UpdateMode/manual`` mode only
 /// ``flush()`` updates.
 ///
@@ -33,7 +33,7 @@
 ///   `.environment(_:)`); that view's body is not evaluated and it renders as a warning line.
 /// - A reused child is re-evaluated only if it is dirty or its new value is not known to be
 ///   equal (memberwise, closures never equal); built-in views are always re-expanded.
-/// - Tracking: each node owns one continuous observer (``withContinuousObservation``'s
+/// - Tracking: each node owns one continuous observer (``withContinuousObservation(options:scheduler:apply:)``'s
 ///   engine, `.willSet` events) whose scheduler parks re-runs: a change marks the node dirty
 ///   and the host runs the queued run when it evaluates the node in its pass. Dependencies are
 ///   re-collected with reused edges on every run, so a child re-evaluated by its parent leaves

@@ -26,10 +26,12 @@ public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
   /// The observed object (the only stored field: view values compare by its identity).
   public let wrappedValue: ObjectType
 
-  /// Observes `wrappedValue`.
+  /// Observes `wrappedValue`, which someone else owns: the view subscribes to its
+  /// `objectWillChange` while mounted, and re-subscribes when a new view value carries
+  /// another instance.
   public init(wrappedValue: ObjectType) { self.wrappedValue = wrappedValue }
 
-  /// Observes `object`.
+  /// Observes `object` (the same as ``init(wrappedValue:)``).
   public init(_ object: ObjectType) { wrappedValue = object }
 
   /// Bindings to the object's properties.

@@ -18,7 +18,7 @@ public struct SearchableView<Content: View>: View, PrimitiveView, ControlView {
 }
 
 extension View {
-  /// Adds a search field editing `text` (find it by `prompt` in ``ViewHost/setText(_:in:)``).
+  /// Adds a search field editing `text` (find it by `prompt` in ``ViewHost/setText(_:in:occurrence:)``).
   public func searchable(text: Binding<String>, prompt: String = "Search") -> SearchableView<Self> {
     SearchableView(content: self, text: text, prompt: prompt)
   }

@@ -25,7 +25,7 @@ extension ControlView {
   }
 }
 
-/// A control that performs an action when tapped (``ViewHost/tap(_:)``).
+/// A control that performs an action when tapped (``ViewHost/tap(_:occurrence:)``).
 public struct Button<Label: View>: View, PrimitiveView, ControlView {
   let action: @MainActor () -> Void
   let label: Label
@@ -59,7 +59,7 @@ extension Button where Label == Text {
   }
 }
 
-/// An editable text field bound to a string (``ViewHost/setText(_:in:)``). Renders its value as
+/// An editable text field bound to a string (``ViewHost/setText(_:in:occurrence:)``). Renders its value as
 /// read at its last update, so the rendered tree shows what the bound source committed.
 public struct TextField: View, PrimitiveView, ControlView {
   let title: String
@@ -83,7 +83,7 @@ public struct TextField: View, PrimitiveView, ControlView {
   }
 }
 
-/// A switch bound to a Boolean (``ViewHost/toggle(_:)``).
+/// A switch bound to a Boolean (``ViewHost/toggle(_:occurrence:)``).
 public struct Toggle: View, PrimitiveView, ControlView {
   let title: String
   let isOn: Binding<Bool>
@@ -106,8 +106,8 @@ public struct Toggle: View, PrimitiveView, ControlView {
   }
 }
 
-/// Increment/decrement buttons for a value (``ViewHost/increment(_:)``,
-/// ``ViewHost/decrement(_:)``), clamped to an optional range.
+/// Increment/decrement buttons for a value (``ViewHost/increment(_:occurrence:)``,
+/// ``ViewHost/decrement(_:occurrence:)``), clamped to an optional range.
 public struct Stepper: View, PrimitiveView, ControlView {
   let title: String
   let read: @MainActor () -> String

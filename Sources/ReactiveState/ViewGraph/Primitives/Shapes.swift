@@ -1,4 +1,4 @@
-/// A filled rectangle.
+/// A filled rectangle. It has no children and renders as the line `Rectangle`.
 public struct Rectangle: View, PrimitiveView {
   /// A rectangle.
   public init() {}
@@ -15,7 +15,7 @@ public struct RoundedRectangle: View, PrimitiveView {
   func renderLine(_ node: ViewNode) -> String? { "RoundedRectangle cornerRadius=\(cornerRadius)" }
 }
 
-/// A filled circle.
+/// A filled circle. It has no children and renders as the line `Circle`.
 public struct Circle: View, PrimitiveView {
   /// A circle.
   public init() {}
@@ -23,7 +23,7 @@ public struct Circle: View, PrimitiveView {
   func renderLine(_ node: ViewNode) -> String? { "Circle" }
 }
 
-/// A filled capsule.
+/// A filled capsule. It has no children and renders as the line `Capsule`.
 public struct Capsule: View, PrimitiveView {
   /// A capsule.
   public init() {}
