@@ -118,7 +118,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   final func refreshKeepingLock(forSubscriber: Bool) -> Bool {
     if computingThread.load(ordering: .relaxed) == TrackingScope.currentThreadIdentity {
       ObservationDiagnostics.report(
-        "\(name) reads itself (a cycle through derived values); the read fails with DerivedValueCycle"
+        "\(name) reads itself (a cycle through derived values); the read fails with "
+          + "DerivedValueCycle. To fix: remove the read of \(name) from its own derivation "
+          + "(directly or through another derived value)"
       )
       return false
     }

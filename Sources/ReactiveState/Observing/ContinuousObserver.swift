@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The node behind ``observe(scheduler:_:)`` and
 /// ``withContinuousObservation(options:scheduler:apply:)``: runs its body now and again after
 /// every change to anything the previous run read.
@@ -31,9 +33,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private let hasEventBody: Bool
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
-  /// `scheduler` when it is an ``ObservedValues`` iteration, which parks whole observers
-  /// (no closure per delivery); unretained (`scheduler` holds it).
-  private let parking: Unmanaged<ObservedValuesIteration>?
+  /// `scheduler` when it is an ``ObservedValues`` iteration's parking proxy, which parks whole
+  /// observers (no closure per delivery); unretained (`scheduler` holds it).
+  private let parking: Unmanaged<IterationParking>?
   private let hasScheduler: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
@@ -63,6 +65,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Scratch list for ``inputsChanged()`` (owned by the running thread; reused, so a
   /// steady-state run allocates nothing).
   @exclusivity(unchecked) private var derivedInputs: [(node: DerivedNode, version: UInt64)] = []
+  /// Set by ``cancelObservation()``; read without the lock by a delivery whose run `receive`
+  /// already started, so a cancel between the two (e.g. by another observer of the same
+  /// change) keeps the body from starting after `cancel()` returned.
+  private let cancelRequested = Atomic<Bool>(false)
   /// The last link confirmed by the current run (owned by the running thread).
   @exclusivity(unchecked) private var cursor: LinkPointer?
 
@@ -81,7 +87,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     hasEventBody = eventBody != nil
     self.triggers = triggers
     self.scheduler = scheduler
-    self.parking = (scheduler as? ObservedValuesIteration).map { .passUnretained($0) }
+    self.parking = (scheduler as? IterationParking).map { .passUnretained($0) }
     self.hasScheduler = scheduler != nil
     self.parksRuns = parksRuns && scheduler != nil
     self.label = label
@@ -163,7 +169,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       ObservationWave.advance()  // no longer waiting: later changes must reach it again
       return pendingKeyPath
     }
-    ObservationDiagnostics.report("\(label) \(reason); last change: \(describe(keyPath))")
+    ObservationDiagnostics.report(
+      "\(label) \(reason); last change: \(describe(keyPath)). To fix: break the cycle — an "
+        + "observer must not write what another one reads while that one writes what it reads "
+        + "(move a write out, or read with withoutObservationTracking { … })")
   }
 
   private func execute(kind: ObservationTracking.Event.Kind, keyPath: AnyKeyPath?, certain: Bool) {
@@ -217,7 +226,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         GraphLock.unlock()
         ObservationDiagnostics.report(
           "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
-            + "it keeps changing \(describe(keyPath)), which it also reads")
+            + "it keeps changing \(describe(keyPath)), which it also reads. To fix: move the "
+            + "write out of the observer, or read that value with withoutObservationTracking { … }")
         return
       }
       ObservationWave.advance()  // the re-run consumes the new changes
@@ -280,7 +290,24 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   func track(_ slot: SourceNode, stamp: UInt64) {
     guard slot.isFirstRead(byScope: stamp) else { return }
     let version = slot.version.load(ordering: .sequentiallyConsistent)
+    if scope.hadNestedScope && isConfirmedThisRun(slot) { return }
     cursor = reuseOrLink(slot, version: version, after: cursor)
+  }
+
+  /// Whether this run already confirmed a link to `slot` — a re-read after a nested scope
+  /// (e.g. a derived value's computation) re-stamped it. Linking it again would deliver every
+  /// later change twice. Only this (running) thread changes the list up to the cursor.
+  private func isConfirmedThisRun(_ slot: SourceNode) -> Bool {
+    guard let last = cursor else { return false }
+    // The common case, the next old link is this source: not a duplicate, reuse it.
+    if last.pointee.nextDependency?.pointee.source === slot { return false }
+    var link = firstDependency
+    while let edge = link {
+      if edge.pointee.source === slot { return true }
+      if edge == last { return false }
+      link = edge.pointee.nextDependency
+    }
+    return false
   }
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
@@ -353,6 +380,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       startedByReceive = false
       let keyPath = startKeyPath
       startKeyPath = nil
+      if cancelRequested.load(ordering: .acquiring) {
+        // Cancelled since `receive`: the run does not start; drop the links it would have.
+        GraphLock.withLock { unlinkAllDependencies() }
+        return
+      }
       execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
     } else if !parksRuns, let transaction = ObservationTransaction.current {
       transaction.postpone(self)
@@ -371,6 +403,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     guard phase != .cancelled else { return }
     let wasRunning = phase == .running
     phase = .cancelled
+    cancelRequested.store(true, ordering: .releasing)
     pendingKeyPath = nil
     // A running body finishes on its own thread and unlinks everything at its end.
     if !wasRunning { unlinkAllDependencies() }

@@ -15,6 +15,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// Set (under the lock, once) by the `receive` that finished the registration: the
   /// delivery it queued drops the registration's +1.
   @exclusivity(unchecked) private var deliveryOwesRelease = false
+  /// The ``ChangePropagation/detachPass`` in which a `.deinitialized` delivery was last
+  /// queued (graph lock).
+  @exclusivity(unchecked) private var deinitQueuedPass: UInt64 = 0
 
   private init(
     options: ObservationTracking.Options,
@@ -82,11 +85,17 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
     guard !isFinished else { return false }
+    // One delivery per deallocated object, however many of its properties were tracked
+    // (queueing twice would deliver `.deinit` twice and unbalance the queue's retains).
+    let alreadyQueued = deinitQueuedPass == ChangePropagation.detachPass
     if firstDependency == link && lastDependency == link {
-      deliveryOwesRelease = finish()
-      return true
+      deliveryOwesRelease = finish()  // the queued delivery drops the registration's +1
+    } else if !options.contains(.deinit) {
+      return false
     }
-    return options.contains(.deinit)
+    if alreadyQueued { return false }
+    deinitQueuedPass = ChangePropagation.detachPass
+    return true
   }
 
   override func deliver(_ event: SourceEvent, from source: SourceNode) {

@@ -1,9 +1,9 @@
 /// The non-generic half of one ``ObservedValues`` iterator: the continuous observer that
 /// tracks `emit`, and the parking lot between the producer and the consumer.
 ///
-/// The observer's scheduler is this object: it does not run a re-evaluation but parks it
-/// until the consumer asks for the next value, so evaluation happens on the consumer's task,
-/// after the change was committed. Being non-generic, none of this needs generic metadata at
+/// The observer's scheduler is this object (through a weak ``IterationParking``): it does not
+/// run a re-evaluation but parks it until the consumer asks for the next value, so evaluation
+/// happens on the consumer's task, after the change was committed. Being non-generic, none of this needs generic metadata at
 /// run time; the typed half (``ObservedValuesBuffer``) is specialised in the caller.
 @usableFromInline
 final class ObservedValuesIteration: ObservationScheduler, @unchecked Sendable {
@@ -28,7 +28,7 @@ final class ObservedValuesIteration: ObservationScheduler, @unchecked Sendable {
   @usableFromInline
   func start(_ evaluate: @escaping @Sendable () -> Void) -> Bool {
     if lock.withLock({ isFinished }) { return false }
-    token = observe(scheduler: self, evaluate)
+    token = observe(scheduler: IterationParking(self), evaluate)
     return true
   }
 
@@ -123,6 +123,19 @@ final class ObservedValuesIteration: ObservationScheduler, @unchecked Sendable {
       }
     }
   }
+}
+
+/// The observer's scheduler: forwards to its iteration without keeping it alive. The iteration
+/// owns the observer (through its token), so a strong reference back would be a cycle that
+/// kept every dropped or finished iterator — its closure and its subscriptions — forever.
+final class IterationParking: ObservationScheduler, @unchecked Sendable {
+  weak var iteration: ObservedValuesIteration?
+
+  init(_ iteration: ObservedValuesIteration) { self.iteration = iteration }
+
+  func park(_ observer: ContinuousObserver) { iteration?.park(observer) }
+
+  func schedule(_ work: @escaping @Sendable () -> Void) { iteration?.schedule(work) }
 }
 
 /// The typed half of one ``ObservedValues`` iterator: the latest evaluation and the last

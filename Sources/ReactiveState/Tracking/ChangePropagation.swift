@@ -53,6 +53,10 @@ enum ChangePropagation {
     queue.deliverAll(event, from: source)
   }
 
+  /// Deallocations: one per detached object, so a subscriber reached through several of its
+  /// properties can tell it was already queued for this one (graph lock).
+  nonisolated(unsafe) static private(set) var detachPass: UInt64 = 0
+
   /// Propagation passes, so a derived value reached along several paths is walked once
   /// (graph lock).
   nonisolated(unsafe) private static var walkPass: UInt64 = 0
@@ -62,6 +66,7 @@ enum ChangePropagation {
   static func detach(_ head: PropertySlot) {
     var queue = DeliveryQueue()
     GraphLock.lock()
+    detachPass &+= 1
     var slot: PropertySlot? = head
     while let current = slot {
       detachLinks(of: current, into: &queue)
@@ -77,6 +82,7 @@ enum ChangePropagation {
   static func detachSubscribers(of node: DerivedNode) {
     var queue = DeliveryQueue()
     GraphLock.lock()
+    detachPass &+= 1
     detachLinks(of: node, into: &queue)
     node.unlinkAllDependencies()
     ReactiveNode.drainOrphans()

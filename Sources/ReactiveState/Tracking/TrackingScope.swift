@@ -17,6 +17,10 @@ class TrackingScope {
   /// property costs two compares.
   @exclusivity(unchecked) @usableFromInline final var lastSite: UnsafeRawPointer?
   @exclusivity(unchecked) @usableFromInline final var lastStorage: UnsafeMutableRawPointer?
+  /// Whether another scope began inside this one since ``reset()`` (a derived value computed,
+  /// a nested observation): it stamped the sources it read with its own stamp, so a later
+  /// read of such a source here looks like a first read although it may not be one.
+  @exclusivity(unchecked) final var hadNestedScope = false
 
   init() {}
 
@@ -26,6 +30,7 @@ class TrackingScope {
     stamp = TrackingScope.nextStamp()
     lastSite = nil
     lastStorage = nil
+    hadNestedScope = false
   }
 
   /// Records a read. Subclasses decide what a read means.
@@ -42,7 +47,13 @@ class TrackingScope {
   /// Makes this scope current (remembering the previous one as `parent`).
   @inline(__always)
   final func begin() {
-    parent = rs_current_scope()
+    let current = rs_current_scope()
+    parent = current
+    if let current {
+      Unmanaged<TrackingScope>.fromOpaque(current)._withUnsafeGuaranteedRef {
+        $0.hadNestedScope = true
+      }
+    }
     rs_set_current_scope(Unmanaged.passUnretained(self).toOpaque())
   }
 

@@ -38,26 +38,3 @@ final class LockedBox<Value>: @unchecked Sendable {
     }
   }
 }
-
-/// A model whose storage is lock-protected, for tests that mutate from several threads (the
-/// registrar is thread-safe; unsynchronised model storage would be the test's own data race).
-final class LockedModel: ReactiveState.Observable, @unchecked Sendable {
-  private let registrar = ReactiveState.ObservationRegistrar()
-  private let lock = NSLock()
-  private var _a = 0
-  var a: Int {
-    get {
-      registrar.access(self, keyPath: \.a)
-      lock.lock()
-      defer { lock.unlock() }
-      return _a
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.a) {
-        lock.lock()
-        _a = newValue
-        lock.unlock()
-      }
-    }
-  }
-}

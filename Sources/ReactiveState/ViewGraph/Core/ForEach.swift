@@ -35,7 +35,8 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
         component = .duplicate(key, count)
         node.host?.record(
           .duplicateID,
-          "ForEach: the ID \(key.base) occurs more than once; later rows get fresh state",
+          "ForEach: the ID \(key.base) occurs more than once; later rows get fresh state. "
+            + "To fix: give every element a unique id",
           node: node)
       } else {
         seen[key] = 1

@@ -35,7 +35,8 @@ final class StateCell<Value>: Observable {
       host?.recordIssue(
         .writeToEndedIdentity,
         "\(viewName).\(label) was written after its view's identity ended (a captured binding "
-          + "or closure outlived it); the write was ignored",
+          + "or closure outlived it); the write was ignored. To fix: end the work holding it "
+          + "in onDisappear, or use .task, which is cancelled with the view",
         viewPath: viewPath)
       return
     }
@@ -43,7 +44,8 @@ final class StateCell<Value>: Observable {
       host.record(
         .stateWriteDuringUpdate,
         "Modifying state during view update: \(node.typeName).\(label) written while "
-          + "\(updating.typeName) was being evaluated; the write was dropped",
+          + "\(updating.typeName) was being evaluated; the write was dropped. To fix: write "
+          + "state from an action, onAppear, onChange or task, not from body",
         node: updating)
       return
     }

@@ -163,7 +163,9 @@ public final class ViewHost {
         let names = dirty.nodes.map(\.typeName).sorted().joined(separator: ", ")
         record(
           .updateLoop,
-          "Updates did not settle after \(maxPassesPerFlush) passes; still dirty: \(names)",
+          "Updates did not settle after \(maxPassesPerFlush) passes; still dirty: \(names). "
+            + "To fix: stop writing, from a body or an onChange/onAppear action, state those "
+            + "views read (write only when the value differs, or from a user action)",
           node: dirty.nodes.first!)
         dirty.removeAll()
         break
@@ -210,7 +212,8 @@ public final class ViewHost {
       record(
         .modelWriteDuringUpdate,
         "An observable property read by \(node.typeName) changed while \(updating.typeName) "
-          + "was being evaluated; \(node.typeName) will update in a later pass",
+          + "was being evaluated; \(node.typeName) will update in a later pass. To fix: move "
+          + "the write out of body (into an action, onAppear, onChange or task)",
         node: updating)
     }
     markDirty(node, cause: cause)

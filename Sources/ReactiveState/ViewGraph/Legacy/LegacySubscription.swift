@@ -47,7 +47,8 @@ final class LegacySubscription: KillableCell {
         .objectWillChangeDuringUpdate,
         "\(typeName).objectWillChange was sent while \(updating.typeName) was being evaluated "
           + "(a @Published property written during body); \(node.typeName) will update in a "
-          + "later pass",
+          + "later pass. To fix: move the write out of body (into an action, onAppear, "
+          + "onChange or task)",
         node: updating)
     }
     host.markDirty(node, cause: .objectWillChange(type: typeName))

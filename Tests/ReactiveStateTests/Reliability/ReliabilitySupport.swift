@@ -1,0 +1,115 @@
+import Foundation
+
+/// Knobs and helpers shared by the reliability suite: workload sizes (scaled down under the
+/// sanitizers, overridable from the environment), a seeded PRNG, resident-memory readings and
+/// the one-line probe reports.
+enum Reliability {
+  /// The sanitizer `.ci/run` built this run with (`REACTIVESTATE_SANITIZER=thread|address`),
+  /// or nil for a plain build.
+  static let sanitizer: String? = {
+    let value = ProcessInfo.processInfo.environment["REACTIVESTATE_SANITIZER"] ?? ""
+    return value.isEmpty ? nil : value
+  }()
+
+  /// A workload size: `environment[key]` when set, else `normal`, divided by `sanitizedDivisor`
+  /// under a sanitizer (instrumented code is 5–20× slower; the interleavings still happen).
+  static func count(_ key: String, default normal: Int, sanitizedDivisor: Int = 10) -> Int {
+    if let text = ProcessInfo.processInfo.environment[key], let value = Int(text), value > 0 {
+      return value
+    }
+    guard sanitizer != nil else { return normal }
+    return max(1, normal / sanitizedDivisor)
+  }
+
+  /// Prints the informational comparison of one probe, e.g.
+  /// `probe lost-update: Observation 37 / ReactiveState 0 (2000 trials)`.
+  /// `oracle` is nil where the toolchain has no equivalent API.
+  static func report(_ probe: String, oracle: Int?, ours: Int, trials: Int) {
+    let oracleText = oracle.map(String.init) ?? "n/a"
+    print("probe \(probe): Observation \(oracleText) / ReactiveState \(ours) (\(trials) trials)")
+  }
+
+  /// The process's resident set size in bytes (`/proc/self/statm`, second field, in pages).
+  static func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+      return 0
+    }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+  }
+}
+
+/// SplitMix64: a tiny, fast, seedable generator; the same seed replays the same script.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var mixed = state
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return mixed ^ (mixed >> 31)
+  }
+
+  /// A uniformly chosen integer in `0..<bound`.
+  mutating func below(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &self) }
+
+  /// True with probability `1 / n`.
+  mutating func oneIn(_ n: Int) -> Bool { below(n) == 0 }
+}
+
+/// Busy-waits for about `iterations` loop turns (widens race windows without sleeping).
+@inline(never)
+func spin(_ iterations: Int) {
+  var sink = 0
+  for index in 0..<iterations { sink &+= index }
+  withExtendedLifetime(sink) {}
+}
+
+/// A reusable worker thread: `run(job)` hands it a closure and returns at once; `wait()`
+/// blocks until the job finished. Cheaper than a thread per trial.
+final class WorkerThread: @unchecked Sendable {
+  private let start = DispatchSemaphore(value: 0)
+  private let finished = DispatchSemaphore(value: 0)
+  private let lock = NSLock()
+  private var job: (@Sendable () -> Void)?
+  private var isStopped = false
+
+  init() {
+    Thread.detachNewThread { [self] in
+      while true {
+        start.wait()
+        lock.lock()
+        let next = job
+        let stop = isStopped
+        job = nil
+        lock.unlock()
+        if stop { break }
+        next?()
+        finished.signal()
+      }
+      finished.signal()
+    }
+  }
+
+  func run(_ work: @escaping @Sendable () -> Void) {
+    lock.lock()
+    job = work
+    lock.unlock()
+    start.signal()
+  }
+
+  func wait() { finished.wait() }
+
+  /// Ends the thread (after its current job).
+  func stop() {
+    lock.lock()
+    isStopped = true
+    lock.unlock()
+    start.signal()
+    finished.wait()
+  }
+}
