@@ -33,9 +33,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private let hasEventBody: Bool
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
-  /// `scheduler` when it is an ``ObservedValues`` iteration's parking proxy, which parks whole
+  /// `scheduler` when it is an ``ObservedValues`` iteration's parking lot, which parks whole
   /// observers (no closure per delivery); unretained (`scheduler` holds it).
-  private let parking: Unmanaged<IterationParking>?
+  private let parking: Unmanaged<ChangeParkingLot>?
   private let hasScheduler: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
@@ -87,7 +87,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     hasEventBody = eventBody != nil
     self.triggers = triggers
     self.scheduler = scheduler
-    self.parking = (scheduler as? IterationParking).map { .passUnretained($0) }
+    self.parking = (scheduler as? ChangeParkingLot).map { .passUnretained($0) }
     self.hasScheduler = scheduler != nil
     self.parksRuns = parksRuns && scheduler != nil
     self.label = label

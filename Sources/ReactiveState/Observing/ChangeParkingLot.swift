@@ -1,0 +1,121 @@
+/// Where an ``ObservedValues`` iterator's observer parks its re-evaluations until the
+/// consumer asks for the next value — the observer's scheduler.
+///
+/// It holds no reference to the iteration or the token (the iteration owns both and this
+/// lot), so ownership has no cycle; the one reference back into the observer graph, a parked
+/// observer, is dropped by ``finish()``.
+final class ChangeParkingLot: ObservationScheduler, @unchecked Sendable {
+  private let lock = WordLock()
+  // Guarded by `lock`.
+  @exclusivity(unchecked) private var parkedRun: (@Sendable () -> Void)?
+  /// The observer whose queued run is parked (the allocation-free form of `parkedRun`).
+  @exclusivity(unchecked) private var parkedObserver: ContinuousObserver?
+  @exclusivity(unchecked) private var waiter: CheckedContinuation<Void, Never>?
+  @exclusivity(unchecked) private var finished = false
+
+  init() {}
+
+  /// Whether the iteration ended.
+  var isFinished: Bool { lock.withLock { finished } }
+
+  /// A change arrived: park the observer's re-evaluation (whole, no closure per change) and
+  /// wake the consumer. The observer calls this instead of ``schedule(_:)``.
+  func park(_ observer: ContinuousObserver) {
+    let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+      guard !finished else { return nil }  // nobody will run it: keep no reference
+      parkedObserver = observer
+      defer { self.waiter = nil }
+      return self.waiter
+    }
+    waiter?.resume()
+  }
+
+  /// Scheduler entry (general form): park `work` and wake the consumer.
+  func schedule(_ work: @escaping @Sendable () -> Void) {
+    let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+      guard !finished else { return nil }
+      parkedRun = work
+      defer { self.waiter = nil }
+      return self.waiter
+    }
+    waiter?.resume()
+  }
+
+  /// Waits for a change and re-evaluates; false when the iteration ended (finished or the
+  /// task was cancelled).
+  func evaluateNextChange() async -> Bool {
+    // A change parked while nobody waited: no suspension.
+    if runParked() { return true }
+    while true {
+      guard await waitForChange() else { return false }
+      if runParked() { return true }
+    }
+  }
+
+  /// Ends the iteration: no further change is evaluated; a parked run is dropped (outside
+  /// the lock: releasing an observer may deinitialise it) and a waiting consumer resumed.
+  func finish() {
+    let (observer, run, waiter) = lock.withLock {
+      () -> (ContinuousObserver?, (@Sendable () -> Void)?, CheckedContinuation<Void, Never>?) in
+      finished = true
+      defer {
+        parkedObserver = nil
+        parkedRun = nil
+        self.waiter = nil
+      }
+      return (parkedObserver, parkedRun, self.waiter)
+    }
+    withExtendedLifetime((observer, run)) {}
+    waiter?.resume()
+  }
+
+  /// Runs the parked re-evaluation, if any; false when there is none or the iteration ended.
+  /// Synchronous, so a consumer that is already behind pays no suspension or async frame.
+  func runParked() -> Bool {
+    let (observer, run) = lock.withLock { () -> (ContinuousObserver?, (@Sendable () -> Void)?) in
+      guard !finished else { return (nil, nil) }
+      defer {
+        parkedObserver = nil
+        parkedRun = nil
+      }
+      return (parkedObserver, parkedRun)
+    }
+    if let observer {
+      observer.runIfQueued()
+      return true
+    }
+    if let run {
+      run()
+      return true
+    }
+    return false
+  }
+
+  /// Suspends until a change is parked (true) or the iteration ends (false).
+  private func waitForChange() async -> Bool {
+    while true {
+      let state = lock.withLock { () -> Bool? in
+        if finished { return false }
+        return parkedObserver != nil || parkedRun != nil ? true : nil
+      }
+      if let state { return state }
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let resumeNow = lock.withLock { () -> Bool in
+            if finished || parkedRun != nil || parkedObserver != nil { return true }
+            waiter = continuation
+            return false
+          }
+          if resumeNow { continuation.resume() }
+        }
+      } onCancel: {
+        let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+          finished = true
+          defer { self.waiter = nil }
+          return self.waiter
+        }
+        waiter?.resume()
+      }
+    }
+  }
+}
