@@ -98,7 +98,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   final func dropUpstream() {
     guard !isComputing else { return }
     unlinkAllDependencies()
-    isUnlinked.store(true, ordering: .sequentiallyConsistent)
+    isUnlinked.store(true, ordering: .releasing)
     isStale.store(true, ordering: .sequentiallyConsistent)
   }
 
@@ -131,7 +131,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     ObservationWave.advanceIfMarked()
     if hasValue && !inputsChanged() {
       // Unlinked, nothing will mark it stale: the next read validates again.
-      if isUnlinked.load(ordering: .sequentiallyConsistent) {
+      if isUnlinked.load(ordering: .acquiring) {
         isStale.store(true, ordering: .sequentiallyConsistent)
       }
       return true
@@ -176,11 +176,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       if !linksInputs || (!forSubscriber && firstSubscriber == nil) {
         // Unobserved: no upstream links; reads validate by version.
         unlinkAllDependencies()
-        isUnlinked.store(true, ordering: .sequentiallyConsistent)
+        isUnlinked.store(true, ordering: .releasing)
         isStale.store(true, ordering: .sequentiallyConsistent)
         return firstSubscriber != nil
       }
-      isUnlinked.store(false, ordering: .sequentiallyConsistent)
+      isUnlinked.store(false, ordering: .releasing)
       return false
     }
     computingThread.store(0, ordering: .relaxed)
@@ -228,7 +228,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
         if !source.isDetached { ReactiveNode.link(source, to: self, version: input.version) }
       }
     }
-    isUnlinked.store(false, ordering: .sequentiallyConsistent)
+    isUnlinked.store(false, ordering: .releasing)
     atomicMemoryFence(ordering: .sequentiallyConsistent)
     var changed = false
     for input in inputs.inputs where !changed {
