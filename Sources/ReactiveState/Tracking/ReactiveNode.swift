@@ -148,6 +148,11 @@ class ReactiveNode: @unchecked Sendable {
   /// it (the previous run read the same thing in the same order) only its version is updated
   /// — no lock, no allocation; otherwise a new link is spliced in after `cursor` under the
   /// graph lock. Returns the new cursor. Called only by the subscriber's running thread.
+  ///
+  /// Known limit: the match compares addresses only. If the old link's source was
+  /// deallocated during this run (its link is detached, not yet removed) and a new source
+  /// was allocated at the same address and read at the same position, the detached link
+  /// would be reused; checking the detached mark here would need the graph lock.
   @inline(__always)
   final func reuseOrLink(_ source: SourceNode, version: UInt64, after cursor: LinkPointer?)
     -> LinkPointer
