@@ -66,9 +66,17 @@ void rs_lock_acquire(rs_lock *lock) {
   }
 }
 
+int rs_lock_try_acquire(rs_lock *lock) {
+  uint32_t expected = 0;
+  return atomic_compare_exchange_strong_explicit(rs_lock_word(lock), &expected, 1,
+                                                 memory_order_seq_cst, memory_order_seq_cst);
+}
+
 void rs_lock_release(rs_lock *lock) {
   _Atomic(uint32_t) *word = rs_lock_word(lock);
-  if (atomic_exchange_explicit(word, 0, memory_order_release) == 2) {
+  // Sequentially consistent (an xchg either way on x86): a releaser that then checks a flag
+  // set by a failed try-acquire must see it.
+  if (atomic_exchange_explicit(word, 0, memory_order_seq_cst) == 2) {
     rs_lock_wake_one(word);
   }
 }

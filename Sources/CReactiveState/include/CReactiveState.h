@@ -34,6 +34,8 @@ typedef struct rs_lock {
 } rs_lock;
 
 void rs_lock_acquire(rs_lock *_Nonnull lock);
+/// Acquires the lock if it is free; returns nonzero on success. Never waits.
+int rs_lock_try_acquire(rs_lock *_Nonnull lock);
 void rs_lock_release(rs_lock *_Nonnull lock);
 
 /// The process-wide dependency-graph lock (see `GraphLock`).

@@ -143,7 +143,7 @@ final class ComputedNode: DerivedNode, @unchecked Sendable {
 
   /// Releases the compute lock taken by a successful ``pullAndTrack()``.
   @usableFromInline
-  func endRead() { computeLock.unlock() }
+  func endRead() { releaseComputeLock() }
 }
 
 extension Computed where Value: Equatable {

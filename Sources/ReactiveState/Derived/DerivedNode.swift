@@ -28,9 +28,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) unowned(unsafe) final var nextOrphan: DerivedNode?
   /// An input may have changed since the value was computed (or there is no value yet).
   final let isStale = Atomic<Bool>(true)
-  /// A computation is in progress: its dependency list belongs to the computing thread
-  /// (graph lock).
-  @exclusivity(unchecked) final var isComputing = false
+  /// A subscriber left while another thread held the compute lock, so the node could not
+  /// drop its upstream links then: the holder re-checks when it releases the lock.
+  final let hasPendingOrphanCheck = Atomic<Bool>(false)
   /// The node has no upstream links (it has no subscribers): nothing pushes staleness to it,
   /// so it stays stale and every read validates its inputs by version. Written under the
   /// graph lock with the compute lock held, or by ``dropUpstream()``.
@@ -42,7 +42,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) final var isQueuedOrphan = false
   /// The thread computing right now (cycle detection), 0 when none.
   final let computingThread = Atomic<UInt64>(0)
-  /// Serialises computations and validations of this node.
+  /// Serialises computations and validations of this node, and guards its dependency list:
+  /// only a holder changes it (others use ``WordLock/tryLock()`` while holding the graph
+  /// lock), so a computation walks and extends it with no graph lock unless a link changes.
   final let computeLock = WordLock()
   /// What the last computation read, in order, with the versions it saw (compute lock).
   @exclusivity(unchecked) final var inputs = InputList()
@@ -89,17 +91,43 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   }
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
-    if isComputing { ReactiveNode.detachFromSource(link) }
     isStale.store(true, ordering: .sequentiallyConsistent)
+    if computeLock.tryLock() {
+      ReactiveNode.unlink(link)
+      computeLock.unlock()
+    } else {
+      // The holder owns the dependency list: only the source's side goes now.
+      ReactiveNode.detachFromSource(link)
+    }
     return false
   }
 
-  /// The last subscriber went away: drop upstream links (graph lock).
+  /// The last subscriber went away: drop upstream links (graph lock). When another thread
+  /// holds the compute lock, the flag makes that holder do it when it releases the lock.
   final func dropUpstream() {
-    guard !isComputing else { return }
+    hasPendingOrphanCheck.store(true, ordering: .sequentiallyConsistent)
+    guard computeLock.tryLock() else { return }
+    dropUpstreamIfOrphaned()
+    computeLock.unlock()
+  }
+
+  /// Graph and compute locks held: drops the upstream links if nothing subscribes any more.
+  private func dropUpstreamIfOrphaned() {
+    hasPendingOrphanCheck.store(false, ordering: .relaxed)
+    guard firstSubscriber == nil, !isUnlinked.load(ordering: .relaxed) else { return }
     unlinkAllDependencies()
     isUnlinked.store(true, ordering: .releasing)
     isStale.store(true, ordering: .sequentiallyConsistent)
+  }
+
+  /// Releases the compute lock, then performs an orphan check deferred to this holder.
+  final func releaseComputeLock() {
+    computeLock.unlock()
+    while hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
+      guard computeLock.tryLock() else { return }  // the new holder will see the flag
+      GraphLock.withLock { dropUpstreamIfOrphaned() }
+      computeLock.unlock()
+    }
   }
 
   // MARK: - Pull
@@ -108,7 +136,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// (the diagnostic is reported).
   final func refresh() -> Bool {
     guard refreshKeepingLock(forSubscriber: false) else { return false }
-    computeLock.unlock()
+    releaseComputeLock()
     return true
   }
 
@@ -155,10 +183,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   private func compute(forSubscriber: Bool) {
     computingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
-    linksInputs = GraphLock.withLock {
-      isComputing = true
-      return forSubscriber || firstSubscriber != nil
-    }
+    // Subscribers counted without the graph lock; a race with one arriving or leaving is
+    // settled under the lock at the end.
+    linksInputs =
+      forSubscriber || willSetListeners.load(ordering: .acquiring) != 0
+      || didSetListeners.load(ordering: .acquiring) != 0
     cursor = nil
     inputs.restart()
     scope.reset()
@@ -166,13 +195,21 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     let changed = evaluateAndStore()
     scope.end()
     inputs.trim()
+    computingThread.store(0, ordering: .relaxed)
+    // The steady state: the same links as last time, still observed — no graph lock.
+    if linksInputs && cursor == lastDependency && !isUnlinked.load(ordering: .relaxed)
+      && !hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent)
+    {
+      if changed { version.wrappingAdd(2, ordering: .sequentiallyConsistent) }
+      return
+    }
     let gainedSubscriber = GraphLock.withLock { () -> Bool in
+      hasPendingOrphanCheck.store(false, ordering: .relaxed)
       if linksInputs {
         unlinkDependencies(after: cursor)
       } else {
         unlinkAllDependencies()  // links from a time it was observed
       }
-      isComputing = false
       if !linksInputs || (!forSubscriber && firstSubscriber == nil) {
         // Unobserved: no upstream links; reads validate by version.
         unlinkAllDependencies()
@@ -183,7 +220,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       isUnlinked.store(false, ordering: .releasing)
       return false
     }
-    computingThread.store(0, ordering: .relaxed)
     // A subscriber arrived while this computed unlinked: subscribe now.
     if gainedSubscriber { subscribeUpstream() }
     // By two: odd versions mean "mutation in flight" to readers of property slots.
@@ -211,7 +247,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
         let derived = unsafeDowncast(source, to: DerivedNode.self)
         derived.computeLock.lock()
         if derived.isUnlinked.load(ordering: .relaxed) { derived.subscribeUpstream() }
-        derived.computeLock.unlock()
+        derived.releaseComputeLock()
       }
     }
     GraphLock.withLock {

@@ -17,6 +17,8 @@ final class WordLock: @unchecked Sendable {
 
   @inlinable @inline(__always) func lock() { rs_lock_acquire(word) }
   @inlinable @inline(__always) func unlock() { rs_lock_release(word) }
+  /// Takes the lock only if it is free; never waits (usable while holding another lock).
+  @inlinable @inline(__always) func tryLock() -> Bool { rs_lock_try_acquire(word) != 0 }
 
   @inlinable @inline(__always) func withLock<T>(_ body: () throws -> T) rethrows -> T {
     lock()
