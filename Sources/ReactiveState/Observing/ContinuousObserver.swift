@@ -21,7 +21,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     case events(@Sendable (ObservationTracking.Event) -> Void)
   }
 
-  private enum Phase { case idle, queued, running, cancelled }
+  private enum Phase: UInt8 { case idle, queued, running, cancelled }
 
   /// Consecutive self-invalidating re-runs allowed before the observer gives up.
   static let rerunLimit = 100
@@ -44,9 +44,27 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private let label: String
   private let scope = ObserverScope()
 
+  /// The phase, plus a "dirty while running" bit, in one atomic word. The graph lock guards
+  /// every transition but one: the clean end of a run (running → idle), which the running
+  /// thread makes with a compare-exchange and no lock. So whoever may meet a running
+  /// observer under the lock (a change arriving, a cancellation) changes the word with an
+  /// atomic read-modify-write, never a plain store.
+  private let state = Atomic<UInt8>(Phase.idle.rawValue)
+  private static let dirtyBit: UInt8 = 0x80
+
+  /// The current phase (graph lock, or the running thread).
+  private var phase: Phase {
+    // Acquiring: a phase a run's lock-free end published (idle) brings along everything
+    // that run wrote.
+    get { Phase(rawValue: state.load(ordering: .acquiring) & ~Self.dirtyBit).unsafelyUnwrapped }
+    // Under the graph lock, from a phase no lock-free transition leaves; clears the dirty bit.
+    set { state.store(newValue.rawValue, ordering: .relaxed) }
+  }
+
+  /// Whether a change arrived while the body ran (graph lock).
+  private var dirtyWhileRunning: Bool { state.load(ordering: .acquiring) & Self.dirtyBit != 0 }
+
   // Guarded by the graph lock.
-  @exclusivity(unchecked) private var phase = Phase.idle
-  @exclusivity(unchecked) private var dirtyWhileRunning = false
   @exclusivity(unchecked) private var pendingKind = ObservationTracking.Event.Kind.initial
   /// The key path of the latest change: kept for event bodies and for the diagnostic of a
   /// self-invalidating run (resolved only then, to keep plain re-runs free of retains).
@@ -116,7 +134,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     }
     phase = .running
     ObservationWave.advance()  // this run consumes the changes that queued it
-    dirtyWhileRunning = false
     let kind = pendingKind
     let keyPath = pendingKeyPath
     let certain = pendingIsCertain
@@ -151,7 +168,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     }
     phase = .running
     ObservationWave.advance()
-    dirtyWhileRunning = false
     pendingKeyPath = nil
     GraphLock.unlock()
     execute(kind: kind, keyPath: keyPath, certain: certain)
@@ -204,6 +220,16 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       }
       scope.end()
 
+      // A clean end with the same links as last time: straight back to idle, no lock. A
+      // change or a cancellation that arrived meanwhile changed the word: the locked path.
+      if cursor == lastDependency
+        && state.compareExchange(
+          expected: Phase.running.rawValue, desired: Phase.idle.rawValue,
+          ordering: .acquiringAndReleasing
+        ).exchanged
+      {
+        return
+      }
       GraphLock.lock()
       if phase != .cancelled { unlinkDependencies(after: cursor) }
       if runIsOver() {
@@ -248,7 +274,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       pendingKeyPath = nil
       return true
     }
-    dirtyWhileRunning = false
+    phase = .running  // clears the dirty bit
     return false
   }
 
@@ -347,8 +373,12 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       pendingKind = kind
       pendingKeyPath = keyPath()
       pendingIsCertain = dirtyWhileRunning ? pendingIsCertain || certain : certain
-      dirtyWhileRunning = true
-      return false
+      // The running thread may end its run (→ idle) at the same moment: then start anew.
+      let (marked, now) = state.compareExchange(
+        expected: Phase.running.rawValue, desired: Phase.running.rawValue | Self.dirtyBit,
+        ordering: .acquiringAndReleasing)
+      if marked || now & Self.dirtyBit != 0 { return false }
+      return enqueue(kind: kind, link: link)
     case .queued:
       pendingKind = kind
       pendingIsCertain = pendingIsCertain || certain
@@ -360,7 +390,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       if !hasScheduler && !ObservationTransaction.isOpenOnCurrentThread {
         phase = .running
         ObservationWave.advance()
-        dirtyWhileRunning = false
         startedByReceive = true
         startKind = kind
         startIsCertain = certain
@@ -400,9 +429,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   func cancelObservation() {
     GraphLock.lock()
     defer { GraphLock.unlock() }
-    guard phase != .cancelled else { return }
-    let wasRunning = phase == .running
-    phase = .cancelled
+    // An exchange: the running thread may be ending its run without the lock.
+    let previous = state.exchange(Phase.cancelled.rawValue, ordering: .acquiringAndReleasing)
+    let wasPhase = Phase(rawValue: previous & ~Self.dirtyBit).unsafelyUnwrapped
+    guard wasPhase != .cancelled else { return }
+    let wasRunning = wasPhase == .running
     cancelRequested.store(true, ordering: .releasing)
     pendingKeyPath = nil
     // A running body finishes on its own thread and unlinks everything at its end.
