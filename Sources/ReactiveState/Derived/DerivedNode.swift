@@ -32,8 +32,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// drop its upstream links then: the holder re-checks when it releases the lock.
   final let hasPendingOrphanCheck = Atomic<Bool>(false)
   /// The node has no upstream links (it has no subscribers): nothing pushes staleness to it,
-  /// so it stays stale and every read validates its inputs by version. Written under the
-  /// graph lock with the compute lock held, or by ``dropUpstream()``.
+  /// so it stays stale and every read validates its inputs by version. Written with both the
+  /// compute lock and the graph lock held.
   final let isUnlinked = Atomic<Bool>(true)
   /// Whether the running computation links what it reads (the node had subscribers when it
   /// started). Computing thread only.
@@ -141,7 +141,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   }
 
   /// ``refresh()`` that leaves the compute lock held on success (the caller reads the value
-  /// and unlocks). `forSubscriber`: the reader is about to subscribe to this node, so a
+  /// and calls ``releaseComputeLock()``). `forSubscriber`: the reader is about to subscribe to this node, so a
   /// computation links its inputs even though the node has no subscriber yet.
   final func refreshKeepingLock(forSubscriber: Bool) -> Bool {
     if computingThread.load(ordering: .relaxed) == TrackingScope.currentThreadIdentity {
@@ -205,18 +205,15 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
     let gainedSubscriber = GraphLock.withLock { () -> Bool in
       hasPendingOrphanCheck.store(false, ordering: .relaxed)
-      if linksInputs {
-        unlinkDependencies(after: cursor)
-      } else {
-        unlinkAllDependencies()  // links from a time it was observed
-      }
       if !linksInputs || (!forSubscriber && firstSubscriber == nil) {
-        // Unobserved: no upstream links; reads validate by version.
+        // Unobserved: no upstream links (including any from a time it was observed); reads
+        // validate by version.
         unlinkAllDependencies()
         isUnlinked.store(true, ordering: .releasing)
         isStale.store(true, ordering: .sequentiallyConsistent)
         return firstSubscriber != nil
       }
+      unlinkDependencies(after: cursor)
       isUnlinked.store(false, ordering: .releasing)
       return false
     }
@@ -266,9 +263,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
     isUnlinked.store(false, ordering: .releasing)
     atomicMemoryFence(ordering: .sequentiallyConsistent)
-    var changed = false
-    for input in inputs.inputs where !changed {
-      changed = input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
+    let changed = inputs.inputs.contains { input in
+      input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
     }
     isStale.store(changed, ordering: .sequentiallyConsistent)
   }

@@ -10,8 +10,8 @@ import Synchronization
 /// reach are removed at its end. Nobody else changes a running observer's dependency list:
 /// a source deallocated meanwhile is only detached from its own side.
 ///
-/// State (guarded by the graph lock): idle → queued (a change arrived) → running → idle, or
-/// cancelled from anywhere. A change that arrives while running marks the run dirty and the
+/// State: idle → queued (a change arrived) → running → idle, or cancelled from anywhere;
+/// every transition is made under the graph lock except a clean run's end (see `state`). A change that arrives while running marks the run dirty and the
 /// run repeats — at most ``rerunLimit`` times in a row, then it stops with a diagnostic
 /// naming the key path that kept invalidating it.
 final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
@@ -30,7 +30,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// re-run calls a stored closure without copying it out of an enum.
   private let plainBody: @Sendable () -> Void
   private let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
-  private let hasEventBody: Bool
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
   /// `scheduler` when it is an ``ObservedValues`` iteration's parking lot, which parks whole
@@ -63,6 +62,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Whether a change arrived while the body ran (graph lock).
   private var dirtyWhileRunning: Bool { state.load(ordering: .acquiring) & Self.dirtyBit != 0 }
+
+  private var hasEventBody: Bool { eventBody != nil }
 
   // Guarded by the graph lock.
   @exclusivity(unchecked) private var pendingKind = ObservationTracking.Event.Kind.initial
@@ -102,7 +103,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       plainBody = {}
       eventBody = run
     }
-    hasEventBody = eventBody != nil
     self.triggers = triggers
     self.scheduler = scheduler
     self.parking = (scheduler as? ChangeParkingLot).map { .passUnretained($0) }
@@ -287,13 +287,20 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       var link = firstDependency
       while let edge = link, !changed {
         link = edge.pointee.nextDependency
-        let source = edge.pointee.source
+        // A detached link's source may be freed: test the mark before touching the source.
         if edge.pointee.previousSubscriber == edge {
           changed = true  // the source is gone
-        } else if source.isDerived {
-          derivedInputs.append((unsafeDowncast(source, to: DerivedNode.self), edge.pointee.version))
-        } else if source.version.load(ordering: .sequentiallyConsistent) != edge.pointee.version {
-          changed = true
+          continue
+        }
+        edge.pointee.sourceNode._withUnsafeGuaranteedRef { source in
+          if source.isDerived {
+            derivedInputs.append(
+              (unsafeDowncast(source, to: DerivedNode.self), edge.pointee.version))
+          } else if source.version.load(ordering: .sequentiallyConsistent)
+            != edge.pointee.version
+          {
+            changed = true
+          }
         }
       }
     }
@@ -326,10 +333,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private func isConfirmedThisRun(_ slot: SourceNode) -> Bool {
     guard let last = cursor else { return false }
     // The common case, the next old link is this source: not a duplicate, reuse it.
-    if last.pointee.nextDependency?.pointee.source === slot { return false }
+    if last.pointee.nextDependency?.pointee.refers(to: slot) == true { return false }
     var link = firstDependency
     while let edge = link {
-      if edge.pointee.source === slot { return true }
+      if edge.pointee.refers(to: slot) { return true }
       if edge == last { return false }
       link = edge.pointee.nextDependency
     }

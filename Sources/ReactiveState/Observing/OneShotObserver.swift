@@ -7,10 +7,13 @@ import Synchronization
 /// Exactly-once and no-zombie guarantees come from doing every state transition under
 /// ``GraphLock``: installation links all edges and checks the recorded versions in one
 /// critical section, and the first notifier flips `isFinished` and unlinks every edge before
-/// anyone calls `onChange`. A pending registration retains itself (+1) until it fires or its
-/// last observed object is deallocated; then the retain is dropped outside the lock.
+/// anyone calls `onChange`. A pending registration holds one retain of its observer until it
+/// fires or its last observed object is deallocated; the delivery queue then takes that
+/// retain over, and delivery hands the finished observer to this thread's pool (or releases
+/// it) outside the lock.
 final class OneShotObserver: ReactiveNode, @unchecked Sendable {
-  /// Replaced by a no-op when the observer is recycled, which releases the user's closure.
+  /// Moved out (a no-op left behind) when the observer finishes, so the pool holds no user
+  /// closure.
   private var onChange: @Sendable () -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false

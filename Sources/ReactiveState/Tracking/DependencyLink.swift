@@ -27,6 +27,13 @@ struct DependencyLink {
   /// The source's version when the subscriber last read it through this link.
   var version: UInt64
 
+  /// Whether this link's source is `source`, by address: safe even when the link is detached
+  /// and its source already freed (nothing is dereferenced or retained).
+  @inline(__always)
+  func refers(to source: SourceNode) -> Bool {
+    sourceNode.toOpaque() == Unmanaged.passUnretained(source).toOpaque()
+  }
+
   /// The source (a strong reference: use `sourceNode` on hot paths).
   var source: SourceNode { sourceNode.takeUnretainedValue() }
   /// The subscriber (a strong reference: use `subscriberNode` on hot paths).

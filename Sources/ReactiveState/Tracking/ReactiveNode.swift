@@ -158,9 +158,7 @@ class ReactiveNode: @unchecked Sendable {
     -> LinkPointer
   {
     let candidate = cursor == nil ? firstDependency : cursor!.pointee.nextDependency
-    if let candidate,
-      candidate.pointee.sourceNode.toOpaque() == Unmanaged.passUnretained(source).toOpaque()
-    {
+    if let candidate, candidate.pointee.refers(to: source) {
       candidate.pointee.version = version
       return candidate
     }
