@@ -156,3 +156,10 @@ final class BenchmarkSemaphore: @unchecked Sendable {
   func signal() { sem_post(&semaphore) }
   func wait() { sem_wait(&semaphore) }
 }
+
+/// Carries a non-Sendable value (typically a closure) into an `observe` body: the benchmarks
+/// run their observers on one thread.
+final class UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}

@@ -56,12 +56,6 @@ private func benchmarkContinuousRerun(_ harness: BenchmarkHarness) {
   }
 }
 
-/// Carries a non-Sendable closure into an `observe` body (the benchmarks are single-threaded).
-private final class UncheckedBox<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}
-
 private func benchmarkContinuousFanOut(_ harness: BenchmarkHarness) {
   let observers = 1_000
   let m = harness.iterations(2_000)

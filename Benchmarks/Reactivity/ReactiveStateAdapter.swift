@@ -22,8 +22,8 @@ final class ReactiveStateFramework: ReactiveFramework {
   }
 
   func effect(_ body: @escaping () -> Void) {
-    let box = UncheckedSendableBody(body)
-    tokens.append(observe { box.body() })
+    let box = UncheckedBox(body)
+    tokens.append(observe { box.value() })
   }
 
   func withBatch(_ body: () -> Void) { withTransaction(body) }
@@ -35,12 +35,6 @@ final class ReactiveStateFramework: ReactiveFramework {
     tokens.removeAll()
     retained.removeAll()
   }
-}
-
-/// The suite is single-threaded: effect bodies cross into `observe`'s `@Sendable` closure.
-private final class UncheckedSendableBody: @unchecked Sendable {
-  let body: () -> Void
-  init(_ body: @escaping () -> Void) { self.body = body }
 }
 
 /// The observed property lives in a non-generic base class: a key-path literal in a generic
