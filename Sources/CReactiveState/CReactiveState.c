@@ -12,10 +12,6 @@ _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")
 
 rs_lock rs_graph_lock = {0};
 
-static inline _Atomic(uint32_t) *rs_lock_word(rs_lock *lock) {
-  return (_Atomic(uint32_t) *)&lock->state;
-}
-
 static inline void rs_cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -32,15 +28,16 @@ static void rs_lock_wait(_Atomic(uint32_t) *word) {
 #endif
 }
 
-static void rs_lock_wake_one(_Atomic(uint32_t) *word) {
+void rs_lock_wake_one(rs_lock *lock) {
 #if defined(__linux__)
-  syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+  syscall(SYS_futex, (uint32_t *)rs_lock_word(lock), FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 #else
-  (void)word;
+  (void)lock;
 #endif
 }
 
-static void rs_lock_acquire_contended(_Atomic(uint32_t) *word) {
+void rs_lock_acquire_contended(rs_lock *lock) {
+  _Atomic(uint32_t) *word = rs_lock_word(lock);
   // Critical sections are short: spinning a little usually beats sleeping.
   for (int spin = 0; spin < 64; spin++) {
     rs_cpu_relax();
@@ -54,29 +51,5 @@ static void rs_lock_acquire_contended(_Atomic(uint32_t) *word) {
   // Mark the lock contended (2) so the holder wakes someone on release.
   while (atomic_exchange_explicit(word, 2, memory_order_acquire) != 0) {
     rs_lock_wait(word);
-  }
-}
-
-void rs_lock_acquire(rs_lock *lock) {
-  _Atomic(uint32_t) *word = rs_lock_word(lock);
-  uint32_t expected = 0;
-  if (!atomic_compare_exchange_strong_explicit(word, &expected, 1, memory_order_acquire,
-                                               memory_order_relaxed)) {
-    rs_lock_acquire_contended(word);
-  }
-}
-
-int rs_lock_try_acquire(rs_lock *lock) {
-  uint32_t expected = 0;
-  return atomic_compare_exchange_strong_explicit(rs_lock_word(lock), &expected, 1,
-                                                 memory_order_seq_cst, memory_order_seq_cst);
-}
-
-void rs_lock_release(rs_lock *lock) {
-  _Atomic(uint32_t) *word = rs_lock_word(lock);
-  // Sequentially consistent (an xchg either way on x86): a releaser that then checks a flag
-  // set by a failed try-acquire must see it.
-  if (atomic_exchange_explicit(word, 0, memory_order_seq_cst) == 2) {
-    rs_lock_wake_one(word);
   }
 }

@@ -44,12 +44,12 @@ extension ObservationRegistrar {
   /// `set { _registrar.withMutation(of: self, keyPath: \.name, replacing: _name, with: newValue) { _name = newValue } }`.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member>(
-    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>,
     replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
     if ObservationEquality.shouldNotify(oldValue, newValue) {
-      withMutation(of: subject, keyPath: keyPath(), store)
+      _withMutation(of: subject, keyPathProvider: keyPath, store)
     } else {
       store()
     }
@@ -58,12 +58,12 @@ extension ObservationRegistrar {
   /// Equatable overload of ``withMutation(of:keyPath:replacing:with:_:)``.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member: Equatable>(
-    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>,
     replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
     if ObservationEquality.shouldNotify(oldValue, newValue) {
-      withMutation(of: subject, keyPath: keyPath(), store)
+      _withMutation(of: subject, keyPathProvider: keyPath, store)
     } else {
       store()
     }
@@ -72,12 +72,12 @@ extension ObservationRegistrar {
   /// Class-identity overload of ``withMutation(of:keyPath:replacing:with:_:)``.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member: AnyObject>(
-    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>,
     replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
     if ObservationEquality.shouldNotify(oldValue, newValue) {
-      withMutation(of: subject, keyPath: keyPath(), store)
+      _withMutation(of: subject, keyPathProvider: keyPath, store)
     } else {
       store()
     }
@@ -86,12 +86,12 @@ extension ObservationRegistrar {
   /// Equatable-class overload of ``withMutation(of:keyPath:replacing:with:_:)``.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member: Equatable & AnyObject>(
-    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>,
     replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
     if ObservationEquality.shouldNotify(oldValue, newValue) {
-      withMutation(of: subject, keyPath: keyPath(), store)
+      _withMutation(of: subject, keyPathProvider: keyPath, store)
     } else {
       store()
     }

@@ -1,6 +1,7 @@
 #ifndef C_REACTIVE_STATE_H
 #define C_REACTIVE_STATE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 /// Per-thread state of the tracking engine. Swift has no thread-local storage, and
@@ -33,10 +34,41 @@ typedef struct rs_lock {
   uint32_t state;
 } rs_lock;
 
-void rs_lock_acquire(rs_lock *_Nonnull lock);
+/// The out-of-line halves of `rs_lock_acquire` (spin, then sleep) and `rs_lock_release`
+/// (wake a sleeper).
+void rs_lock_acquire_contended(rs_lock *_Nonnull lock);
+void rs_lock_wake_one(rs_lock *_Nonnull lock);
+
+static inline _Atomic(uint32_t) *_Nonnull rs_lock_word(rs_lock *_Nonnull lock) {
+  return (_Atomic(uint32_t) *)&lock->state;
+}
+
+/// Acquires the lock: one compare-exchange when it is free (inlined into the caller).
+static inline void rs_lock_acquire(rs_lock *_Nonnull lock) {
+  uint32_t expected = 0;
+  if (__builtin_expect(!atomic_compare_exchange_strong_explicit(rs_lock_word(lock), &expected, 1,
+                                                                memory_order_acquire,
+                                                                memory_order_relaxed),
+                       0)) {
+    rs_lock_acquire_contended(lock);
+  }
+}
+
 /// Acquires the lock if it is free; returns nonzero on success. Never waits.
-int rs_lock_try_acquire(rs_lock *_Nonnull lock);
-void rs_lock_release(rs_lock *_Nonnull lock);
+static inline int rs_lock_try_acquire(rs_lock *_Nonnull lock) {
+  uint32_t expected = 0;
+  return atomic_compare_exchange_strong_explicit(rs_lock_word(lock), &expected, 1,
+                                                 memory_order_seq_cst, memory_order_seq_cst);
+}
+
+/// Releases the lock. Sequentially consistent (an xchg either way on x86): a releaser that
+/// then checks a flag set by a failed try-acquire must see it.
+static inline void rs_lock_release(rs_lock *_Nonnull lock) {
+  if (__builtin_expect(atomic_exchange_explicit(rs_lock_word(lock), 0, memory_order_seq_cst) == 2,
+                       0)) {
+    rs_lock_wake_one(lock);
+  }
+}
 
 /// The process-wide dependency-graph lock (see `GraphLock`).
 extern rs_lock rs_graph_lock;

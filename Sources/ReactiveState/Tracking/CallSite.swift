@@ -8,9 +8,7 @@
 /// is materialised every time. Contract: the key-path argument is a literal or a value the
 /// closure captures — never read from a mutable global.
 @inlinable @inline(__always)
-func callSiteIdentity<T>(_ closure: () -> T) -> UnsafeRawPointer? {
-  withoutActuallyEscaping(closure) { escapable in
-    let parts = unsafeBitCast(escapable, to: (UnsafeRawPointer, UnsafeRawPointer?).self)
-    return parts.1 == nil ? parts.0 : nil
-  }
+func callSiteIdentity<T>(_ closure: @escaping () -> T) -> UnsafeRawPointer? {
+  let parts = unsafeBitCast(closure, to: (UnsafeRawPointer, UnsafeRawPointer?).self)
+  return parts.1 == nil ? parts.0 : nil
 }

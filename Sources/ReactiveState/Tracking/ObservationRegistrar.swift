@@ -17,7 +17,8 @@ import CReactiveState
 /// }
 /// ```
 ///
-/// The key-path parameters are autoclosures: a call written exactly like Observation's
+/// The key-path parameters are (escaping, so their function pointer can be inspected without a
+/// runtime check) autoclosures: a call written exactly like Observation's
 /// (`registrar.access(self, keyPath: \.name)`) compiles unchanged, and the key path is only
 /// materialised (≈25 ns for a literal on this toolchain) when it is needed — inside a
 /// tracking scope, or when the object has observed properties.
@@ -37,7 +38,7 @@ public struct ObservationRegistrar: Sendable {
   /// Records a read of `keyPath` when called inside a tracking scope; otherwise does nothing.
   @inlinable @inline(__always)
   public func access<Subject: Observable, Member>(
-    _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
+    _ subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>
   ) {
     if let scope = rs_current_scope() {
       let site = callSiteIdentity(keyPath)
@@ -54,7 +55,7 @@ public struct ObservationRegistrar: Sendable {
   /// the caller stores the new value.
   @inlinable @inline(__always)
   public func willSet<Subject: Observable, Member>(
-    _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
+    _ subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>
   ) {
     if storage.hasSlots {
       _ = storage.willSet(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
@@ -65,7 +66,7 @@ public struct ObservationRegistrar: Sendable {
   /// run now.
   @inlinable @inline(__always)
   public func didSet<Subject: Observable, Member>(
-    _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
+    _ subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>
   ) {
     if storage.hasSlots {
       storage.didSet(storage.slot(site: callSiteIdentity(keyPath), keyPath: { keyPath() }))
@@ -76,7 +77,18 @@ public struct ObservationRegistrar: Sendable {
   /// runs even when `mutation` throws.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member, T>(
-    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>,
+    _ mutation: () throws -> T
+  ) rethrows -> T {
+    try _withMutation(of: subject, keyPathProvider: keyPath, mutation)
+  }
+
+  /// ``withMutation(of:keyPath:_:)`` for wrappers that received the key path as an autoclosure
+  /// themselves: forwarding `keyPath` as is keeps its call-site identity (re-wrapping it as
+  /// `keyPath()` would hide it and materialise the key path on every write).
+  @inlinable @inline(__always)
+  public func _withMutation<Subject: Observable, Member, T>(
+    of subject: Subject, keyPathProvider keyPath: @escaping () -> KeyPath<Subject, Member>,
     _ mutation: () throws -> T
   ) rethrows -> T {
     guard storage.hasSlots else {
