@@ -163,11 +163,13 @@ final class RegistrarStorage: @unchecked Sendable {
   }
 
   /// A write that skipped `willSet` because the object had no slots, but has some now (a first
-  /// tracked read started on another thread meanwhile): count it as a completed mutation.
+  /// tracked read started on another thread meanwhile): count it as a completed mutation and
+  /// notify as one. That reader may have read the old value and armed a one-shot observer
+  /// before this write's store became visible, so `willSet` listeners are told too.
   @usableFromInline
   func lateMutation(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) {
     let slot = slot(site: site, keyPath: keyPath)
-    _ = slot._withUnsafeGuaranteedRef { $0.beginMutation() }
+    willSet(slot)
     didSet(slot)
   }
 
