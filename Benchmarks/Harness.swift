@@ -49,7 +49,26 @@ final class BenchmarkHarness: @unchecked Sendable {
   private(set) var rows: [BenchmarkRow] = []
   private(set) var failures: [String] = []
 
-  init(quick: Bool) { self.quick = quick }
+  /// What one `nowNanoseconds()` pair costs (median of back-to-back reads): subtracted by
+  /// samples that time only a few operations between two clock reads, for both engines.
+  let clockReadCost: UInt64
+
+  init(quick: Bool) {
+    self.quick = quick
+    var costs: [UInt64] = []
+    for _ in 0..<1_001 {
+      let start = nowNanoseconds()
+      costs.append(nowNanoseconds() - start)
+    }
+    costs.sort()
+    clockReadCost = costs[costs.count / 2]
+  }
+
+  /// Nanoseconds since `start`, less the cost of reading the clock.
+  func elapsed(since start: UInt64) -> UInt64 {
+    let total = nowNanoseconds() - start
+    return total > clockReadCost ? total - clockReadCost : 0
+  }
 
   /// Number of samples per measurement (the median is reported).
   var samples: Int { quick ? 3 : 9 }
