@@ -43,6 +43,11 @@ enum ProfileLoops {
       let token = observe { _ = last.value }
       for i in 0..<count { head.value = i + 1 }
       withExtendedLifetime((chain, token)) {}
+    case "tracked-continuous":
+      let tracked = TrackedCounter()
+      let token = observe { _ = tracked.count }
+      for i in 0..<count { tracked.count = i + 1 }
+      withExtendedLifetime(token) {}
     case "tracked-write":
       let tracked = TrackedCounter()
       ReactiveState.withObservationTracking({ _ = tracked.count }, onChange: {})

@@ -76,7 +76,8 @@ public struct Tracked<Value> {
     // literals that the optimizer folds into direct field accesses. The setter body is too large
     // for the inliner's heuristics, and un-inlined writes measured ~5x slower.
     @inline(__always) get {
-      host.observationRegistrar.access(host, keyPath: wrapped)
+      host.observationRegistrar._access(
+        host, keyPath: wrapped, token: host[keyPath: storage].token)
       return host[keyPath: storage].storedValue
     }
     @inline(__always) set {

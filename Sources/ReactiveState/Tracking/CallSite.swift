@@ -12,3 +12,10 @@ func callSiteIdentity<T>(_ closure: @escaping () -> T) -> UnsafeRawPointer? {
   let parts = unsafeBitCast(closure, to: (UnsafeRawPointer, UnsafeRawPointer?).self)
   return parts.1 == nil ? parts.0 : nil
 }
+
+/// ``callSiteIdentity(_:)`` for a non-escaping closure (costs a runtime check that the
+/// closure did not escape; for paths that would otherwise look the key path up).
+@inlinable @inline(__always)
+func callSiteIdentity<T>(nonEscaping closure: () -> T) -> UnsafeRawPointer? {
+  withoutActuallyEscaping(closure) { callSiteIdentity($0) }
+}

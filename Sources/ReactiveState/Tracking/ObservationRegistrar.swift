@@ -17,11 +17,14 @@ import CReactiveState
 /// }
 /// ```
 ///
-/// The key-path parameters are (escaping, so their function pointer can be inspected without a
-/// runtime check) autoclosures: a call written exactly like Observation's
+/// The key-path parameters are autoclosures: a call written exactly like Observation's
 /// (`registrar.access(self, keyPath: \.name)`) compiles unchanged, and the key path is only
 /// materialised (≈25 ns for a literal on this toolchain) when it is needed — inside a
-/// tracking scope, or when the object has observed properties.
+/// tracking scope, or when the object has observed properties. They are escaping so that the
+/// call site's identity can be read off the closure without a runtime check; for a literal
+/// that costs nothing (the closure has no context). A key path held in a variable makes the
+/// closure capture it, which may cost an allocation on tracked reads and on writes of
+/// observed objects: pass literals, as Observation's macro does.
 ///
 /// Identity of an observed property is (registrar instance, key-path value); the `subject`
 /// argument is ignored, as in Observation. Costs: an untracked read or a write of an object

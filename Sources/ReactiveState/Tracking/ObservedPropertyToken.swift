@@ -18,6 +18,32 @@ public struct _ObservedPropertyToken: Sendable {
 }
 
 extension ObservationRegistrar {
+  /// ``access(_:keyPath:)`` with a property token: a filled token names the slot directly;
+  /// an empty one falls back to a lookup by call site. Both arguments are evaluated only inside a
+  /// tracking scope, and neither is kept (no closure context is allocated for a `keyPath`
+  /// that is not a literal).
+  @inlinable @inline(__always)
+  public func _access<Subject: Observable, Member>(
+    _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
+    token: @autoclosure () -> _ObservedPropertyToken
+  ) {
+    guard let scope = rs_current_scope() else { return }
+    let slot = token().slot
+    // A filled token's slot address stands in for a call site (it cannot equal a code
+    // address): either way a repeated read is two compares.
+    let site = slot.map { UnsafeRawPointer($0.toOpaque()) } ?? callSiteIdentity(nonEscaping: keyPath)
+    let storagePointer = Unmanaged.passUnretained(storage).toOpaque()
+    let isRepeat = Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
+      site != nil && $0.lastSite == site && $0.lastStorage == storagePointer
+    }
+    if isRepeat { return }
+    if let slot {
+      storage.recordAccess(slot, in: scope)
+    } else {
+      storage.recordAccess(site: site, keyPath: { keyPath() }, in: scope)
+    }
+  }
+
   /// ``withMutation(of:keyPath:_:)`` with a property token: the first observed mutation fills
   /// `token`; later ones use it directly. The slot a token refers to lives as long as this
   /// registrar, so the token must live inside the same object.

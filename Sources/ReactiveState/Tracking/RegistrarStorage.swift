@@ -129,11 +129,14 @@ final class RegistrarStorage: @unchecked Sendable {
     }
   }
 
-  /// Records a read of a known slot in the active scope.
+  /// Records a read of a known slot in the active scope (and remembers it as the scope's
+  /// last read, keyed by the slot's address).
   @usableFromInline
   func recordAccess(_ slot: Unmanaged<PropertySlot>, in scope: UnsafeMutableRawPointer) {
     Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
       slot._withUnsafeGuaranteedRef { scope.record($0) }
+      scope.lastSite = UnsafeRawPointer(slot.toOpaque())
+      scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
     }
   }
 
