@@ -48,6 +48,16 @@ enum ProfileLoops {
       let token = observe { _ = tracked.count }
       for i in 0..<count { tracked.count = i + 1 }
       withExtendedLifetime(token) {}
+    case "tracked-read":
+      let tracked = TrackedCounter()
+      for _ in 0..<count {
+        ReactiveState.withObservationTracking(
+          {
+            var sum = 0
+            for _ in 0..<100 { sum &+= tracked.count }
+            consume(sum)
+          }, onChange: {})
+      }
     case "tracked-write":
       let tracked = TrackedCounter()
       ReactiveState.withObservationTracking({ _ = tracked.count }, onChange: {})
