@@ -44,7 +44,7 @@ extension ObservationRegistrar {
   /// `set { _registrar.withMutation(of: self, keyPath: \.name, replacing: _name, with: newValue) { _name = newValue } }`.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member>(
-    of subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
     replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
@@ -58,7 +58,7 @@ extension ObservationRegistrar {
   /// Equatable overload of ``withMutation(of:keyPath:replacing:with:_:)``.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member: Equatable>(
-    of subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
     replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
@@ -72,7 +72,7 @@ extension ObservationRegistrar {
   /// Class-identity overload of ``withMutation(of:keyPath:replacing:with:_:)``.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member: AnyObject>(
-    of subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
     replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {
@@ -86,7 +86,7 @@ extension ObservationRegistrar {
   /// Equatable-class overload of ``withMutation(of:keyPath:replacing:with:_:)``.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member: Equatable & AnyObject>(
-    of subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
     replacing oldValue: Member,
     with newValue: Member, _ store: () -> Void
   ) {

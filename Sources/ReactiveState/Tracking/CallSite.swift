@@ -8,14 +8,15 @@
 /// is materialised every time. Contract: the key-path argument is a literal or a value the
 /// closure captures — never read from a mutable global.
 @inlinable @inline(__always)
-func callSiteIdentity<T>(_ closure: @escaping () -> T) -> UnsafeRawPointer? {
-  let parts = unsafeBitCast(closure, to: (UnsafeRawPointer, UnsafeRawPointer?).self)
-  return parts.1 == nil ? parts.0 : nil
+func callSiteIdentity<Root, Value>(_ keyPath: () -> KeyPath<Root, Value>) -> UnsafeRawPointer? {
+  _closureCodeAddress(keyPath)
 }
 
-/// ``callSiteIdentity(_:)`` for a non-escaping closure (costs a runtime check that the
-/// closure did not escape; for paths that would otherwise look the key path up).
-@inlinable @inline(__always)
-func callSiteIdentity<T>(nonEscaping closure: () -> T) -> UnsafeRawPointer? {
-  withoutActuallyEscaping(closure) { callSiteIdentity($0) }
-}
+/// The code address of a context-free closure, or nil when it has a context. Implemented in C
+/// (`CReactiveState.c`): Swift passes a closure argument as its (function, context) pair in
+/// the first two argument registers, which the C function receives as its two parameters.
+/// Unlike `withoutActuallyEscaping` plus a bit cast, this needs no runtime escape check; the
+/// conversion of the key-path closure to `() -> AnyKeyPath` is a class upcast of its result,
+/// which Swift performs without a thunk, so the address is the call site's own closure.
+@usableFromInline @_silgen_name("rs_closure_code_address")
+func _closureCodeAddress(_ closure: () -> AnyKeyPath) -> UnsafeRawPointer?

@@ -20,11 +20,7 @@ import CReactiveState
 /// The key-path parameters are autoclosures: a call written exactly like Observation's
 /// (`registrar.access(self, keyPath: \.name)`) compiles unchanged, and the key path is only
 /// materialised (≈25 ns for a literal on this toolchain) when it is needed — inside a
-/// tracking scope, or when the object has observed properties. They are escaping so that the
-/// call site's identity can be read off the closure without a runtime check; for a literal
-/// that costs nothing (the closure has no context). A key path held in a variable makes the
-/// closure capture it, which may cost an allocation on tracked reads and on writes of
-/// observed objects: pass literals, as Observation's macro does.
+/// tracking scope, or when the object has observed properties.
 ///
 /// Identity of an observed property is (registrar instance, key-path value); the `subject`
 /// argument is ignored, as in Observation. Costs: an untracked read or a write of an object
@@ -41,7 +37,7 @@ public struct ObservationRegistrar: Sendable {
   /// Records a read of `keyPath` when called inside a tracking scope; otherwise does nothing.
   @inlinable @inline(__always)
   public func access<Subject: Observable, Member>(
-    _ subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>
+    _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
     if let scope = rs_current_scope() {
       let site = callSiteIdentity(keyPath)
@@ -58,7 +54,7 @@ public struct ObservationRegistrar: Sendable {
   /// the caller stores the new value.
   @inlinable @inline(__always)
   public func willSet<Subject: Observable, Member>(
-    _ subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>
+    _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
     if storage.hasSlots {
       _ = storage.willSet(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
@@ -69,7 +65,7 @@ public struct ObservationRegistrar: Sendable {
   /// run now.
   @inlinable @inline(__always)
   public func didSet<Subject: Observable, Member>(
-    _ subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>
+    _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
     if storage.hasSlots {
       storage.didSet(storage.slot(site: callSiteIdentity(keyPath), keyPath: { keyPath() }))
@@ -80,7 +76,7 @@ public struct ObservationRegistrar: Sendable {
   /// runs even when `mutation` throws.
   @inlinable @inline(__always)
   public func withMutation<Subject: Observable, Member, T>(
-    of subject: Subject, keyPath: @autoclosure @escaping () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>,
     _ mutation: () throws -> T
   ) rethrows -> T {
     try _withMutation(of: subject, keyPathProvider: keyPath, mutation)
@@ -91,7 +87,7 @@ public struct ObservationRegistrar: Sendable {
   /// `keyPath()` would hide it and materialise the key path on every write).
   @inlinable @inline(__always)
   public func _withMutation<Subject: Observable, Member, T>(
-    of subject: Subject, keyPathProvider keyPath: @escaping () -> KeyPath<Subject, Member>,
+    of subject: Subject, keyPathProvider keyPath: () -> KeyPath<Subject, Member>,
     _ mutation: () throws -> T
   ) rethrows -> T {
     guard storage.hasSlots else {

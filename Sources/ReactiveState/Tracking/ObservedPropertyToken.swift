@@ -32,7 +32,7 @@ extension ObservationRegistrar {
     // A filled token's slot address stands in for a call site (it cannot equal a code
     // address): either way a repeated read is two compares.
     let site =
-      slot.map { UnsafeRawPointer($0.toOpaque()) } ?? callSiteIdentity(nonEscaping: keyPath)
+      slot.map { UnsafeRawPointer($0.toOpaque()) } ?? callSiteIdentity(keyPath)
     let storagePointer = Unmanaged.passUnretained(storage).toOpaque()
     let isRepeat = Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
       site != nil && $0.lastSite == site && $0.lastStorage == storagePointer
