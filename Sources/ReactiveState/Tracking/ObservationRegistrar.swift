@@ -98,8 +98,9 @@ public struct ObservationRegistrar: Sendable {
       }
       return result
     }
-    let slot = storage.willSet(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
-    defer { storage.didSet(slot) }
+    let (slot, announced) = storage.beginWrite(
+      site: callSiteIdentity(keyPath), keyPath: { keyPath() })
+    defer { storage.didSet(slot, announced: announced) }
     return try mutation()
   }
 }

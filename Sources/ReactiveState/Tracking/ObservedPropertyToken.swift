@@ -65,8 +65,8 @@ extension ObservationRegistrar {
       slot = storage.slot(site: nil, keyPath: { keyPath() })
       token.slot = slot
     }
-    storage.willSet(slot)
-    defer { storage.didSet(slot) }
+    let announced = storage.beginWrite(slot)
+    defer { storage.didSet(slot, announced: announced) }
     return try mutation()
   }
 }

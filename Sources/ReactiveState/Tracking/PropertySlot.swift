@@ -26,6 +26,12 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   private let site2 = Atomic<UInt>(0)
   private let site3 = Atomic<UInt>(0)
 
+  /// Set (once, with a full fence) before the first tracking scope that records this slot
+  /// reads its version. Until then nobody can hold a version of it, so a `withMutation`
+  /// write skips the version protocol and only re-checks this flag after a fence at its end
+  /// (see ``RegistrarStorage/didSet(_:announced:)``).
+  private let everRead = Atomic<Bool>(false)
+
   /// Position in the registrar's list (0 for the first slot created).
   let ordinal: Int
   /// Key path → slot for registrars with many observed properties; kept by the head slot
@@ -90,6 +96,18 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
     if !exchanged { Unmanaged<AnyKeyPath>.fromOpaque(retained).release() }
     return true
   }
+
+  /// Called before a scope records this slot (and reads its version).
+  @inline(__always)
+  func markRead() {
+    if !everRead.load(ordering: .relaxed) {
+      everRead.store(true, ordering: .sequentiallyConsistent)
+    }
+  }
+
+  /// Whether a tracking scope ever recorded this slot.
+  @inline(__always)
+  var wasEverRead: Bool { everRead.load(ordering: .relaxed) }
 
   /// `willSet`: makes the version odd and returns whether anyone listens to `willSet`.
   @inline(__always)

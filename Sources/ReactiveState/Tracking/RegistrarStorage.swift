@@ -1,3 +1,4 @@
+import CReactiveState
 import Synchronization
 
 /// Per-registrar state: the lazily built list of ``PropertySlot``s.
@@ -120,11 +121,16 @@ final class RegistrarStorage: @unchecked Sendable {
   ) {
     Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
       if let site {
-        slot(site: site, keyPath: keyPath)._withUnsafeGuaranteedRef { scope.record($0) }
+        slot(site: site, keyPath: keyPath)._withUnsafeGuaranteedRef {
+          $0.markRead()
+          scope.record($0)
+        }
         scope.lastSite = site
         scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
       } else {
-        scope.record(slot(for: keyPath()))
+        let slot = slot(for: keyPath())
+        slot.markRead()
+        scope.record(slot)
       }
     }
   }
@@ -134,7 +140,10 @@ final class RegistrarStorage: @unchecked Sendable {
   @usableFromInline
   func recordAccess(_ slot: Unmanaged<PropertySlot>, in scope: UnsafeMutableRawPointer) {
     Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
-      slot._withUnsafeGuaranteedRef { scope.record($0) }
+      slot._withUnsafeGuaranteedRef {
+        $0.markRead()
+        scope.record($0)
+      }
       scope.lastSite = UnsafeRawPointer(slot.toOpaque())
       scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -146,6 +155,43 @@ final class RegistrarStorage: @unchecked Sendable {
     let slot = slot(site: site, keyPath: keyPath)
     willSet(slot)
     return slot
+  }
+
+  /// The start of a `withMutation` write of a property of an object that has slots: the
+  /// full `willSet` when a tracking scope ever read the property (returns true), else nothing
+  /// — nobody can hold a version of it. Finish with ``didSet(_:announced:)``.
+  @usableFromInline
+  func beginWrite(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath)
+    -> (slot: Unmanaged<PropertySlot>, announced: Bool)
+  {
+    let slot = slot(site: site, keyPath: keyPath)
+    return (slot, beginWrite(slot))
+  }
+
+  /// ``beginWrite(site:keyPath:)`` for a known slot.
+  @usableFromInline
+  func beginWrite(_ slot: Unmanaged<PropertySlot>) -> Bool {
+    guard slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) else { return false }
+    willSet(slot)
+    return true
+  }
+
+  /// The end of a write begun with ``beginWrite(site:keyPath:)``. An unannounced write
+  /// issues a full fence after its store, then looks at the read mark again: a first reader
+  /// marks the slot (fenced) before it reads, so either this sees the mark — and the write
+  /// is announced late, `willSet` and `didSet`, in case that reader saw the old value — or
+  /// the reader sees the new value. One fence instead of two version increments.
+  @usableFromInline
+  func didSet(_ slot: Unmanaged<PropertySlot>, announced: Bool) {
+    if announced {
+      didSet(slot)
+      return
+    }
+    rs_full_fence()
+    if slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) {
+      willSet(slot)
+      didSet(slot)
+    }
   }
 
   /// `willSet` of a property whose slot is known.

@@ -15,13 +15,17 @@ import Testing
 
   /// A writer thread stores a new value at a random moment after `apply` read the old one.
   /// Lost = `apply` returned the old value and `onChange` never ran.
-  static func lostUpdates(engine: ProbeEngine, trials: Int) -> Int {
+  /// `observedFirst`: the object is already observed through another property, so the trial's
+  /// read is the first read of `value` on an observed object (ReactiveState's writes to a
+  /// property nobody read yet skip the version protocol and re-check after a fence).
+  static func lostUpdates(engine: ProbeEngine, trials: Int, observedFirst: Bool = false) -> Int {
     let writer = WorkerThread()
     defer { writer.stop() }
     var random = SplitMix64(seed: 19)
     var lost = 0
     for _ in 0..<trials {
       let model = engine.makeModel()
+      if observedFirst { engine.track({ _ = model.other }, onChange: {}) }
       let fired = AtomicCounter()
       let ready = LockedBox(false)
       let go = LockedBox(false)
@@ -53,6 +57,15 @@ import Testing
     let ours = Self.lostUpdates(engine: .reactiveState, trials: trials)
     Reliability.report("lost-update", oracle: oracle, ours: ours, trials: trials)
     #expect(ours == 0)
+    // The same race on the first read of a property of an already observed object (run
+    // after the first, not in parallel with it, so neither starves the other's writer).
+    let firstReadOracle = Self.lostUpdates(
+      engine: .observation, trials: trials, observedFirst: true)
+    let firstReadOurs = Self.lostUpdates(
+      engine: .reactiveState, trials: trials, observedFirst: true)
+    Reliability.report(
+      "lost-update-first-read", oracle: firstReadOracle, ours: firstReadOurs, trials: trials)
+    #expect(firstReadOurs == 0)
   }
 
   // MARK: Double delivery and zombie registrations (items 20, 21)

@@ -165,4 +165,32 @@ import Testing
     model.a = 1
     #expect(log.value.sorted() == ["cancels willSet", "stays didSet", "stays willSet"])
   }
+
+  /// A write to a property that no scope has read yet skips the version protocol (the object
+  /// is observed through another property). A first read that lands between its start and
+  /// its store, and sees the old value, must still hear about it: the write finds the read
+  /// mark after its fence and announces itself late. ReactiveState only: the toolchain loses
+  /// this write (it is the item-19 race again).
+  @Test func aFirstReadDuringAnUnannouncedWriteIsNotLost() {
+    let model = PausingModel()
+    ReactiveState.withObservationTracking({ _ = model.other }, onChange: {})
+    let oneShot = AtomicCounter()
+    let continuousRuns = AtomicCounter()
+    var token: ObservationToken?
+    let seen = interleaveFirstReadWithWrite(model) {
+      var seen = -1
+      ReactiveState.withObservationTracking(
+        { seen = model.value }, onChange: { oneShot.increment() })
+      token = observe {
+        _ = model.value
+        continuousRuns.increment()
+      }
+      return seen
+    }
+    #expect(seen == 0, "the reader ran before the store")
+    #expect(oneShot.value == 1, "the one-shot armed on the old value fires")
+    #expect(continuousRuns.value == 2, "the continuous observer re-runs and sees the new value")
+    #expect(model.value == 1)
+    token?.cancel()
+  }
 }

@@ -91,43 +91,13 @@ import Testing
   @Test func aWriteRacingTheFirstObservationReachesTheOneShot() {
     let model = PausingModel()
     let fired = AtomicCounter()
-    let readerMayTrack = DispatchSemaphore(value: 0)
-    let readerArmed = DispatchSemaphore(value: 0)
-    let writerDone = DispatchSemaphore(value: 0)
-    model.beforeStore = {
-      readerMayTrack.signal()
-      readerArmed.wait()
+    let seen = interleaveFirstReadWithWrite(model) {
+      var seen = -1
+      ReactiveState.withObservationTracking({ seen = model.value }, onChange: { fired.increment() })
+      #expect(fired.value == 0)
+      return seen
     }
-    Thread.detachNewThread {
-      model.value = 1
-      writerDone.signal()
-    }
-    readerMayTrack.wait()
-    var seen = -1
-    ReactiveState.withObservationTracking({ seen = model.value }, onChange: { fired.increment() })
     #expect(seen == 0, "the reader ran before the store")
-    #expect(fired.value == 0)
-    readerArmed.signal()
-    writerDone.wait()
     #expect(fired.value == 1, "the late mutation reaches the observer armed meanwhile")
-  }
-}
-
-/// A model whose setter runs `beforeStore` inside the mutation, before storing.
-private final class PausingModel: ReactiveState.Observable, @unchecked Sendable {
-  private let registrar = ReactiveState.ObservationRegistrar()
-  private var _value = 0
-  var beforeStore: (() -> Void)?
-  var value: Int {
-    get {
-      registrar.access(self, keyPath: \.value)
-      return _value
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.value) {
-        beforeStore?()
-        _value = newValue
-      }
-    }
   }
 }

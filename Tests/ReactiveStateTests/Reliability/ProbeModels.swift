@@ -8,6 +8,8 @@ import ReactiveState
 /// widen the window the toolchain's async sequence races in (its e12 probe).
 protocol ProbeModel: AnyObject, Sendable {
   var value: Int { get set }
+  /// A second property (always 0), read to make the object observed before `value` is read.
+  var other: Int { get }
   /// The pause between `willSet` and the store, in microseconds (changeable at any time).
   var storeDelayMicros: UInt32 { get set }
 }
@@ -24,6 +26,11 @@ final class OracleProbeModel: Observation.Observable, ProbeModel, @unchecked Sen
   var storeDelayMicros: UInt32 {
     get { delay.value }
     set { delay.value = newValue }
+  }
+
+  var other: Int {
+    registrar.access(self, keyPath: \.other)
+    return 0
   }
 
   var value: Int {
@@ -57,6 +64,11 @@ final class ReactiveProbeModel: ReactiveState.Observable, ProbeModel, @unchecked
   var storeDelayMicros: UInt32 {
     get { delay.value }
     set { delay.value = newValue }
+  }
+
+  var other: Int {
+    registrar.access(self, keyPath: \.other)
+    return 0
   }
 
   var value: Int {

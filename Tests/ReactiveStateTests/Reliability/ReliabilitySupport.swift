@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveState
 
 /// Knobs and helpers shared by the reliability suite: workload sizes (scaled down under the
 /// sanitizers, overridable from the environment), a seeded PRNG, resident-memory readings and
@@ -112,4 +113,54 @@ final class WorkerThread: @unchecked Sendable {
     start.signal()
     finished.wait()
   }
+}
+
+/// A model whose setters run `beforeStore` inside the mutation, before storing, so a test can
+/// hold a write between its `willSet` and its store.
+final class PausingModel: ReactiveState.Observable, @unchecked Sendable {
+  private let registrar = ReactiveState.ObservationRegistrar()
+  private var _value = 0
+  private var _other = 0
+  var beforeStore: (() -> Void)?
+  var value: Int {
+    get {
+      registrar.access(self, keyPath: \.value)
+      return _value
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.value) {
+        beforeStore?()
+        _value = newValue
+      }
+    }
+  }
+  var other: Int {
+    get {
+      registrar.access(self, keyPath: \.other)
+      return _other
+    }
+    set { registrar.withMutation(of: self, keyPath: \.other) { _other = newValue } }
+  }
+}
+
+/// Holds a write to `model.value` (started on another thread) before its store, runs `track`
+/// meanwhile on the calling thread, then lets the write finish; returns what `track` saw.
+func interleaveFirstReadWithWrite(_ model: PausingModel, track: () -> Int) -> Int {
+  let readerMayTrack = DispatchSemaphore(value: 0)
+  let readerArmed = DispatchSemaphore(value: 0)
+  let writerDone = DispatchSemaphore(value: 0)
+  model.beforeStore = {
+    readerMayTrack.signal()
+    readerArmed.wait()
+  }
+  Thread.detachNewThread {
+    model.value = 1
+    writerDone.signal()
+  }
+  readerMayTrack.wait()
+  let seen = track()
+  readerArmed.signal()
+  writerDone.wait()
+  model.beforeStore = nil
+  return seen
 }
