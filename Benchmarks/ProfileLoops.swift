@@ -91,8 +91,21 @@ enum ProfileLoops {
       for cell in cells { tokens.append(observe { _ = cell.count }) }
       for token in tokens { token.cancel() }
       tokens.removeAll()
+    case "kairo-broad": runKairo(BroadPropagation(), count: count)
+    case "kairo-repeated": runKairo(RepeatedObservers(), count: count)
+    case "kairo-unstable": runKairo(Unstable(), count: count)
     default:
       print("unknown profile \(name)")
     }
+  }
+
+  /// Builds a kairo case with ReactiveState and runs its step `count` times.
+  private static func runKairo<Case: KairoCase>(_ kairoCase: Case, count: Int) {
+    let framework = ReactiveStateFramework()
+    let checker = ResultChecker()
+    let iter = kairoCase.build(framework, checker: checker)
+    for _ in 0..<count { iter() }
+    framework.cleanup()
+    if checker.failures > 0 { print("check failed: \(checker.firstFailure ?? "")") }
   }
 }

@@ -81,9 +81,14 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// derived values and is skipped when none of them actually changed (equality cut-off).
   @exclusivity(unchecked) private var pendingIsCertain = false
   @exclusivity(unchecked) private var startIsCertain = false
-  /// Scratch list for ``inputsChanged()`` (owned by the running thread; reused, so a
-  /// steady-state run allocates nothing).
-  @exclusivity(unchecked) private var derivedInputs: [(node: DerivedNode, version: UInt64)] = []
+  /// Scratch list for ``inputsChanged()``: the derived inputs to pull, retained while pulled
+  /// (owned by the running thread; its buffer is reused, so a steady-state run allocates
+  /// nothing).
+  @exclusivity(unchecked) private var derivedInputs = InputList()
+  /// Link of the calling thread's transaction queue, and whether the observer is in it (see
+  /// ``ObservationTransaction``; touched only by the thread whose transaction it is).
+  @exclusivity(unchecked) var nextPostponed: Unmanaged<ContinuousObserver>?
+  @exclusivity(unchecked) var isPostponed = false
   /// Set by ``cancelObservation()``; read without the lock by a delivery whose run `receive`
   /// already started, so a cancel between the two (e.g. by another observer of the same
   /// change) keeps the body from starting after `cancel()` returned.
@@ -115,6 +120,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     super.init(interest: interest)
     scope.observer = Unmanaged.passUnretained(self)
   }
+
+  deinit { derivedInputs.removeAll() }
 
   /// Runs the body for the first time (event kind `.initial`) on the calling thread.
   func start() {
@@ -281,7 +288,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Whether a dependency really changed since the last run: property versions are compared
   /// directly; derived inputs are pulled (brought up to date) first.
   private func inputsChanged() -> Bool {
-    derivedInputs.removeAll(keepingCapacity: true)
+    derivedInputs.restart()
     var changed = false
     GraphLock.withLock {
       var link = firstDependency
@@ -294,8 +301,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         }
         edge.pointee.sourceNode._withUnsafeGuaranteedRef { source in
           if source.isDerived {
-            derivedInputs.append(
-              (unsafeDowncast(source, to: DerivedNode.self), edge.pointee.version))
+            derivedInputs.append(source, version: edge.pointee.version)
           } else if source.version.load(ordering: .sequentiallyConsistent)
             != edge.pointee.version
           {
@@ -305,16 +311,20 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       }
     }
     if !changed {
-      for index in derivedInputs.indices {
-        let input = derivedInputs[index]
-        _ = input.node.refresh()
-        if input.node.version.load(ordering: .sequentiallyConsistent) != input.version {
+      for input in derivedInputs.inputs {
+        let moved = input.source._withUnsafeGuaranteedRef { source in
+          _ = unsafeDowncast(source, to: DerivedNode.self).refresh()
+          return source.version.load(ordering: .sequentiallyConsistent) != input.version
+        }
+        if moved {
           changed = true
           break
         }
       }
     }
-    derivedInputs.removeAll(keepingCapacity: true)
+    // Holding them until the next check would keep dropped derived values alive.
+    derivedInputs.restart()
+    derivedInputs.trim()
     return changed
   }
 
@@ -423,7 +433,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       }
       execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
     } else if !parksRuns, let transaction = ObservationTransaction.current {
-      transaction.postpone(self)
+      transaction._withUnsafeGuaranteedRef { $0.postpone(self) }
     } else if let parking {
       parking._withUnsafeGuaranteedRef { $0.park(self) }
     } else if let scheduler {

@@ -16,39 +16,40 @@ public func withTransaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) ->
 }
 
 /// One thread's transaction bookkeeping: the observers to run when the outermost
-/// transaction ends. Created on the thread's first transaction and reused (one small object
-/// per thread), so a transaction allocates nothing in a steady state.
+/// transaction ends, in a FIFO chained through the observers themselves (each retained
+/// while queued). Created on the thread's first transaction and reused (one small object
+/// per thread), so a transaction allocates nothing.
 final class ObservationTransaction {
-  private var pending: [ContinuousObserver] = []
-  private var draining: [ContinuousObserver] = []
+  @exclusivity(unchecked) private var head: Unmanaged<ContinuousObserver>?
+  @exclusivity(unchecked) private var tail: Unmanaged<ContinuousObserver>?
 
-  /// The calling thread's open transaction, if any.
-  static var current: ObservationTransaction? {
+  /// The calling thread's open transaction, if any (unretained: the thread keeps it alive).
+  static var current: Unmanaged<ObservationTransaction>? {
     let thread = rs_current_thread()
     guard thread.pointee.transaction_depth > 0, let raw = thread.pointee.transaction else {
       return nil
     }
-    return Unmanaged<ObservationTransaction>.fromOpaque(raw).takeUnretainedValue()
+    return Unmanaged<ObservationTransaction>.fromOpaque(raw)
   }
 
   /// Whether the calling thread has an open transaction (one load).
   static var isOpenOnCurrentThread: Bool { rs_current_thread().pointee.transaction_depth > 0 }
 
-  static func begin() -> ObservationTransaction {
+  static func begin() -> Unmanaged<ObservationTransaction> {
     let thread = rs_current_thread()
-    let transaction: ObservationTransaction
+    let transaction: Unmanaged<ObservationTransaction>
     if let existing = thread.pointee.transaction {
-      transaction = Unmanaged<ObservationTransaction>.fromOpaque(existing).takeUnretainedValue()
+      transaction = Unmanaged<ObservationTransaction>.fromOpaque(existing)
     } else {
-      transaction = ObservationTransaction()
+      transaction = Unmanaged.passRetained(ObservationTransaction())
       ThreadCaches.registerExitCleanup(thread)
-      thread.pointee.transaction = Unmanaged.passRetained(transaction).toOpaque()
+      thread.pointee.transaction = transaction.toOpaque()
     }
     thread.pointee.transaction_depth += 1
     return transaction
   }
 
-  static func end(_ transaction: ObservationTransaction) {
+  static func end(_ transaction: Unmanaged<ObservationTransaction>) {
     let thread = rs_current_thread()
     thread.pointee.transaction_depth -= 1
     guard thread.pointee.transaction_depth == 0 else { return }
@@ -56,23 +57,60 @@ final class ObservationTransaction {
     // transaction still counted as open so their deliveries queue up here too.
     thread.pointee.transaction_depth = 1
     defer { thread.pointee.transaction_depth = 0 }
+    transaction._withUnsafeGuaranteedRef { $0.drain() }
+  }
+
+  /// Runs the queued observers, round by round (a round is what was queued when it began).
+  private func drain() {
     var rounds = 0
-    while !transaction.pending.isEmpty {
+    while var cursor = head {
+      head = nil
+      tail = nil
       rounds += 1
-      swap(&transaction.pending, &transaction.draining)
-      defer { transaction.draining.removeAll(keepingCapacity: true) }
-      if rounds > ContinuousObserver.rerunLimit {
-        // Observers keep re-queueing each other: stop instead of hanging.
-        for observer in transaction.draining {
-          observer.abandonQueuedRun(
-            reason: "kept invalidating each other at the end of a transaction")
+      let abandon = rounds > ContinuousObserver.rerunLimit
+      while true {
+        let next = cursor._withUnsafeGuaranteedRef { observer in
+          let next = observer.nextPostponed
+          observer.nextPostponed = nil
+          observer.isPostponed = false
+          if abandon {
+            // Observers keep re-queueing each other: stop instead of hanging.
+            observer.abandonQueuedRun(
+              reason: "kept invalidating each other at the end of a transaction")
+          } else {
+            observer.runIfQueued()
+          }
+          return next
         }
-        continue
+        cursor.release()
+        guard let next else { break }
+        cursor = next
       }
-      for index in transaction.draining.indices { transaction.draining[index].runIfQueued() }
     }
   }
 
-  /// Defers `observer`'s run to the end of this transaction.
-  func postpone(_ observer: ContinuousObserver) { pending.append(observer) }
+  /// Defers `observer`'s run to the end of this transaction. An observer already waiting
+  /// here (queued again after a forced run, say) keeps its place: its queued run happens
+  /// when the drain reaches it.
+  func postpone(_ observer: ContinuousObserver) {
+    guard !observer.isPostponed else { return }
+    observer.isPostponed = true
+    let entry = Unmanaged.passRetained(observer)
+    observer.nextPostponed = nil
+    if let tail { tail._withUnsafeGuaranteedRef { $0.nextPostponed = entry } } else { head = entry }
+    tail = entry
+  }
+
+  deinit {
+    while let entry = head {
+      head = entry._withUnsafeGuaranteedRef { observer in
+        defer {
+          observer.nextPostponed = nil
+          observer.isPostponed = false
+        }
+        return observer.nextPostponed
+      }
+      entry.release()
+    }
+  }
 }
