@@ -91,6 +91,18 @@ enum ProfileLoops {
       for cell in cells { tokens.append(observe { _ = cell.count }) }
       for token in tokens { token.cancel() }
       tokens.removeAll()
+    case "arm", "arm-fire":
+      // Arms and fires a one-shot on each of `count` models (so every setter call site is
+      // known), re-arms them all, then (arm-fire) mutates each once more: the difference
+      // between the two profiles is the steady cost of a mutation that fires one observer.
+      let models = (0..<count).map { _ in HandWrittenCounter() }
+      for model in models {
+        ReactiveState.withObservationTracking({ _ = model.count }, onChange: {})
+        model.count = 1
+        ReactiveState.withObservationTracking({ _ = model.count }, onChange: {})
+      }
+      if name == "arm-fire" { for model in models { model.count = 2 } }
+      withExtendedLifetime(models) {}
     case "kairo-broad": runKairo(BroadPropagation(), count: count)
     case "kairo-repeated": runKairo(RepeatedObservers(), count: count)
     case "kairo-unstable": runKairo(Unstable(), count: count)
