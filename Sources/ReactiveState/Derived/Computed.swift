@@ -62,13 +62,19 @@ public final class Computed<Value>: @unchecked Sendable {
       do {
         new = try derive()
       } catch {
-        unretainedStorage._withUnsafeGuaranteedRef { $0.outcome = .failure(error) }
+        unretainedStorage._withUnsafeGuaranteedRef { $0.error = error }
         return true
       }
       return unretainedStorage._withUnsafeGuaranteedRef { storage in
-        defer { storage.outcome = .success(new) }
-        guard case .success(let old)? = storage.outcome else { return true }
-        return !isEqual(old, new)
+        let changed: Bool
+        if storage.error == nil, let old = storage.value {
+          changed = !isEqual(old, new)
+        } else {
+          storage.error = nil
+          changed = true
+        }
+        storage.value = new
+        return changed
       }
     }
   }
@@ -76,31 +82,30 @@ public final class Computed<Value>: @unchecked Sendable {
   /// The current value; rethrows the derivation's cached error.
   @inlinable
   public func get() throws -> Value {
-    try read().get()
+    guard node.pullAndTrack() else { throw DerivedValueCycle(name: node.name) }
+    defer { node.endRead() }
+    if let error = storage.error { throw error }
+    return storage.value.unsafelyUnwrapped
   }
 
   /// The current value. A derivation that throws traps here with its error: read throwing
   /// derivations with ``get()``.
   @inlinable
   public var value: Value {
-    switch read() {
-    case .success(let value): return value
-    case .failure(let error): fatalError("\(node.name) threw \(error); read it with get()")
+    do {
+      return try get()
+    } catch {
+      fatalError("\(node.name) threw \(error); read it with get()")
     }
-  }
-
-  @inlinable
-  func read() -> Result<Value, any Error> {
-    guard node.pullAndTrack() else { return .failure(DerivedValueCycle(name: node.name)) }
-    defer { node.endRead() }
-    return storage.outcome!
   }
 }
 
-/// The cached outcome of a ``Computed`` (guarded by its node's compute lock).
+/// The cached outcome of a ``Computed`` (guarded by its node's compute lock): the last value
+/// computed and, when the last computation threw, its error (which then takes precedence).
 @usableFromInline
 final class ComputedStorage<Value>: @unchecked Sendable {
-  @exclusivity(unchecked) @usableFromInline var outcome: Result<Value, any Error>?
+  @exclusivity(unchecked) @usableFromInline var value: Value?
+  @exclusivity(unchecked) @usableFromInline var error: (any Error)?
 
   @usableFromInline init() {}
 }
@@ -108,21 +113,11 @@ final class ComputedStorage<Value>: @unchecked Sendable {
 /// The graph node of a ``Computed``; type-erased so the engine runs no generic code.
 @usableFromInline
 final class ComputedNode: DerivedNode, @unchecked Sendable {
-  /// Runs the derivation, stores the outcome, returns whether it changed.
-  private let evaluate: () -> Bool
-  @exclusivity(unchecked) private var hasOutcome = false
-
+  /// A node whose `evaluate` runs the derivation, stores the outcome and returns whether it
+  /// changed.
   @usableFromInline
-  init(name: String, evaluate: @escaping () -> Bool) {
-    self.evaluate = evaluate
-    super.init(name: name)
-  }
-
-  override var hasValue: Bool { hasOutcome }
-
-  override func evaluateAndStore() -> Bool {
-    hasOutcome = true
-    return evaluate()
+  override init(name: String, evaluate: @escaping () -> Bool) {
+    super.init(name: name, evaluate: evaluate)
   }
 
   /// Brings the value up to date and records the read in the current tracking scope.

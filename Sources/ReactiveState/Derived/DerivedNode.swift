@@ -52,8 +52,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) private var cursor: LinkPointer?
   private let scope = DerivedScope()
 
-  init(name: String) {
+  init(name: String, evaluate: @escaping () -> Bool) {
     self.name = name
+    self.evaluate = evaluate
     super.init(interest: [.willSet, .didSet], isDerived: true)
     scope.node = Unmanaged.passUnretained(self)
   }
@@ -63,14 +64,15 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     inputs.removeAll()
   }
 
-  // MARK: - Subclass hooks
+  // MARK: - The derivation
 
   /// Runs the derivation with tracking active and stores its outcome; returns whether the
   /// value differs from the previous one (always true for the first value and for errors).
-  func evaluateAndStore() -> Bool { fatalError("abstract") }
+  /// A stored closure rather than an override, so a computation makes no virtual calls.
+  private let evaluate: () -> Bool
 
-  /// Whether a value (or error) is cached.
-  var hasValue: Bool { fatalError("abstract") }
+  /// Whether a value (or error) is cached (compute lock).
+  @exclusivity(unchecked) private var hasValue = false
 
   // MARK: - Push (graph lock held)
 
@@ -144,7 +146,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// and calls ``releaseComputeLock()``). `forSubscriber`: the reader is about to subscribe to this node, so a
   /// computation links its inputs even though the node has no subscriber yet.
   final func refreshKeepingLock(forSubscriber: Bool) -> Bool {
-    if computingThread.load(ordering: .relaxed) == TrackingScope.currentThreadIdentity {
+    let computing = computingThread.load(ordering: .relaxed)
+    if computing != 0 && computing == TrackingScope.currentThreadIdentity {
       ObservationDiagnostics.report(
         "\(name) reads itself (a cycle through derived values); the read fails with "
           + "DerivedValueCycle. To fix: remove the read of \(name) from its own derivation "
@@ -192,7 +195,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     inputs.restart()
     scope.reset()
     scope.begin()
-    let changed = evaluateAndStore()
+    hasValue = true
+    let changed = evaluate()
     scope.end()
     inputs.trim()
     computingThread.store(0, ordering: .relaxed)
