@@ -83,7 +83,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     walkedPass = pass
     switch event {
     case .willSet:
-      return !isStale.load(ordering: .relaxed) && firstSubscriber != nil
+      // Only subscribers that react to `willSet` (one-shot and event observers) care: a
+      // subgraph of continuous observers and derived values without them is not walked.
+      return !isStale.load(ordering: .relaxed) && willSetListeners.load(ordering: .relaxed) != 0
     case .didSet:
       if isStale.exchange(true, ordering: .sequentiallyConsistent) { return false }
       return firstSubscriber != nil
