@@ -1,4 +1,5 @@
 import CReactiveState
+import Synchronization
 
 /// A memoized derived value: computed lazily from observable state, cached, and recomputed
 /// only when something it read changed and someone reads it again.
@@ -63,7 +64,7 @@ public final class Computed<Value>: @unchecked Sendable {
         new = try derive()
       } catch {
         unretainedStorage._withUnsafeGuaranteedRef { $0.error = error }
-        return true
+        return (true, false)
       }
       return unretainedStorage._withUnsafeGuaranteedRef { storage in
         let changed: Bool
@@ -74,7 +75,8 @@ public final class Computed<Value>: @unchecked Sendable {
           changed = true
         }
         storage.value = new
-        return changed
+        if ComputedStorage<Value>.isLockFreeReadable { storage.storeLockFreeCopy(new) }
+        return (changed, ComputedStorage<Value>.isLockFreeReadable)
       }
     }
   }
@@ -82,6 +84,10 @@ public final class Computed<Value>: @unchecked Sendable {
   /// The current value; rethrows the derivation's cached error.
   @inlinable
   public func get() throws -> Value {
+    // Small plain values of a current, observed node are read with no lock at all.
+    if ComputedStorage<Value>.isLockFreeReadable && node.beginLockFreeRead() {
+      return storage.lockFreeCopy
+    }
     guard node.pullAndTrack() else { throw DerivedValueCycle(name: node.name) }
     defer { node.endRead() }
     if let error = storage.error { throw error }
@@ -102,12 +108,38 @@ public final class Computed<Value>: @unchecked Sendable {
 
 /// The cached outcome of a ``Computed`` (guarded by its node's compute lock): the last value
 /// computed and, when the last computation threw, its error (which then takes precedence).
+///
+/// A value of a plain type of at most eight bytes (`Int`, `Double`, `Bool`, small enums…) is
+/// also kept as one atomic word, which readers load without the compute lock while the node
+/// says it is current (see ``DerivedNode/beginLockFreeRead()``).
 @usableFromInline
 final class ComputedStorage<Value>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var value: Value?
   @exclusivity(unchecked) @usableFromInline var error: (any Error)?
+  @usableFromInline let lockFreeBits = Atomic<UInt64>(0)
 
   @usableFromInline init() {}
+
+  /// Whether `Value` fits the lock-free word (trivially copyable, at most eight bytes).
+  @inlinable static var isLockFreeReadable: Bool {
+    _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<UInt64>.size
+  }
+
+  /// Stores `value`'s bytes in the lock-free word (compute-lock holder, before the node
+  /// publishes it as current).
+  @inlinable func storeLockFreeCopy(_ value: Value) {
+    var bits: UInt64 = 0
+    withUnsafeMutableBytes(of: &bits) { word in
+      withUnsafeBytes(of: value) { word.copyMemory(from: $0) }
+    }
+    lockFreeBits.store(bits, ordering: .releasing)
+  }
+
+  /// The value in the lock-free word.
+  @inlinable var lockFreeCopy: Value {
+    let bits = lockFreeBits.load(ordering: .acquiring)
+    return withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
+  }
 }
 
 /// The graph node of a ``Computed``; type-erased so the engine runs no generic code.
@@ -116,7 +148,9 @@ final class ComputedNode: DerivedNode, @unchecked Sendable {
   /// A node whose `evaluate` runs the derivation, stores the outcome and returns whether it
   /// changed.
   @usableFromInline
-  override init(name: String, evaluate: @escaping () -> Bool) {
+  override init(
+    name: String, evaluate: @escaping () -> (changed: Bool, lockFreeReadable: Bool)
+  ) {
     super.init(name: name, evaluate: evaluate)
   }
 

@@ -1,3 +1,4 @@
+import CReactiveState
 import Synchronization
 
 /// The graph side of a memoized derived value (``Computed``): both a source (others read
@@ -26,8 +27,17 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) final var walkedPass: UInt64 = 0
   /// Orphan worklist link (graph lock).
   @exclusivity(unchecked) unowned(unsafe) final var nextOrphan: DerivedNode?
-  /// An input may have changed since the value was computed (or there is no value yet).
-  final let isStale = Atomic<Bool>(true)
+  /// Freshness of the cached value, in one word: ``stale`` (an input may have changed since
+  /// the value was computed, or there is no value yet) or ``lockFreeReadable`` (the value is
+  /// current and its storage may be read without the compute lock). The compute-lock holder
+  /// publishes `lockFreeReadable` with a compare-exchange from 0 after storing the value, so a
+  /// stale mark that arrived meanwhile wins; every stale mark clears it.
+  final let freshness = Atomic<UInt8>(DerivedNode.stale)
+  static let stale: UInt8 = 1
+  @usableFromInline static let lockFreeReadable: UInt8 = 2
+
+  /// Whether an input may have changed since the value was computed.
+  final var isStale: Bool { freshness.load(ordering: .sequentiallyConsistent) & Self.stale != 0 }
   /// A subscriber left while another thread held the compute lock, so the node could not
   /// drop its upstream links then: the holder re-checks when it releases the lock.
   final let hasPendingOrphanCheck = Atomic<Bool>(false)
@@ -52,7 +62,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) private var cursor: LinkPointer?
   private let scope = DerivedScope()
 
-  init(name: String, evaluate: @escaping () -> Bool) {
+  init(name: String, evaluate: @escaping () -> (changed: Bool, lockFreeReadable: Bool)) {
     self.name = name
     self.evaluate = evaluate
     super.init(interest: [.willSet, .didSet], isDerived: true)
@@ -69,10 +79,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Runs the derivation with tracking active and stores its outcome; returns whether the
   /// value differs from the previous one (always true for the first value and for errors).
   /// A stored closure rather than an override, so a computation makes no virtual calls.
-  private let evaluate: () -> Bool
+  private let evaluate: () -> (changed: Bool, lockFreeReadable: Bool)
 
   /// Whether a value (or error) is cached (compute lock).
   @exclusivity(unchecked) private var hasValue = false
+  /// Whether the last outcome is a value its storage lets readers load without the lock.
+  @exclusivity(unchecked) private var outcomeIsLockFreeReadable = false
 
   // MARK: - Push (graph lock held)
 
@@ -85,9 +97,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     case .willSet:
       // Only subscribers that react to `willSet` (one-shot and event observers) care: a
       // subgraph of continuous observers and derived values without them is not walked.
-      return !isStale.load(ordering: .relaxed) && willSetListeners.load(ordering: .relaxed) != 0
+      return freshness.load(ordering: .relaxed) & Self.stale == 0
+        && willSetListeners.load(ordering: .relaxed) != 0
     case .didSet:
-      if isStale.exchange(true, ordering: .sequentiallyConsistent) { return false }
+      if freshness.exchange(Self.stale, ordering: .sequentiallyConsistent) & Self.stale != 0 {
+        return false
+      }
       return firstSubscriber != nil
     case .deinitialized:
       return false
@@ -95,7 +110,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   }
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
-    isStale.store(true, ordering: .sequentiallyConsistent)
+    freshness.store(Self.stale, ordering: .sequentiallyConsistent)
     if computeLock.tryLock() {
       ReactiveNode.unlink(link)
       computeLock.unlock()
@@ -121,7 +136,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     guard firstSubscriber == nil, !isUnlinked.load(ordering: .relaxed) else { return }
     unlinkAllDependencies()
     isUnlinked.store(true, ordering: .releasing)
-    isStale.store(true, ordering: .sequentiallyConsistent)
+    freshness.store(Self.stale, ordering: .sequentiallyConsistent)
   }
 
   /// Releases the compute lock, then performs an orphan check deferred to this holder.
@@ -158,18 +173,44 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       return false
     }
     computeLock.lock()
-    guard isStale.load(ordering: .acquiring) else { return true }
-    isStale.store(false, ordering: .sequentiallyConsistent)
+    guard freshness.load(ordering: .acquiring) & Self.stale != 0 else { return true }
+    freshness.store(0, ordering: .sequentiallyConsistent)
     // Consuming the change: the next write to an input must walk here again.
     ObservationWave.advanceIfMarked()
     if hasValue && !inputsChanged() {
       // Unlinked, nothing will mark it stale: the next read validates again.
       if isUnlinked.load(ordering: .acquiring) {
-        isStale.store(true, ordering: .sequentiallyConsistent)
+        freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+      } else {
+        publishLockFreeRead()
       }
       return true
     }
     compute(forSubscriber: forSubscriber)
+    publishLockFreeRead()
+    return true
+  }
+
+  /// Compute-lock holder, with the value current and stored: lets readers skip the lock when
+  /// the outcome allows it (a value, stored lock-free readable) and the node is linked (an
+  /// unlinked node is never marked stale, so it must validate on every read).
+  private func publishLockFreeRead() {
+    guard outcomeIsLockFreeReadable, !isUnlinked.load(ordering: .relaxed) else { return }
+    _ = freshness.compareExchange(
+      expected: 0, desired: Self.lockFreeReadable, ordering: .releasing)
+  }
+
+  /// A read that needs no compute lock: true when the value is current and lock-free
+  /// readable (the caller then loads it from its storage); records the read in the current
+  /// tracking scope. False sends the caller down ``refreshKeepingLock(forSubscriber:)`` —
+  /// so does a read of this node from inside its own computation (it is never lock-free
+  /// readable then), which reports the cycle there.
+  @usableFromInline
+  final func beginLockFreeRead() -> Bool {
+    guard freshness.load(ordering: .acquiring) == Self.lockFreeReadable else { return false }
+    if let scope = rs_current_scope() {
+      Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.record(self) }
+    }
     return true
   }
 
@@ -198,7 +239,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     scope.reset()
     scope.begin()
     hasValue = true
-    let changed = evaluate()
+    let (changed, lockFreeReadable) = evaluate()
+    outcomeIsLockFreeReadable = lockFreeReadable
     scope.end()
     inputs.trim()
     computingThread.store(0, ordering: .relaxed)
@@ -216,7 +258,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
         // validate by version.
         unlinkAllDependencies()
         isUnlinked.store(true, ordering: .releasing)
-        isStale.store(true, ordering: .sequentiallyConsistent)
+        freshness.store(Self.stale, ordering: .sequentiallyConsistent)
         return firstSubscriber != nil
       }
       unlinkDependencies(after: cursor)
@@ -272,7 +314,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     let changed = inputs.inputs.contains { input in
       input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
     }
-    isStale.store(changed, ordering: .sequentiallyConsistent)
+    freshness.store(changed ? Self.stale : 0, ordering: .sequentiallyConsistent)
   }
 }
 

@@ -58,7 +58,7 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   final func changedSince(_ readVersion: UInt64) -> Bool {
     // A stale derived value may change when next pulled: count it as changed.
     if isDerived
-      && unsafeDowncast(self, to: DerivedNode.self).isStale.load(ordering: .sequentiallyConsistent)
+      && unsafeDowncast(self, to: DerivedNode.self).isStale
     {
       return true
     }

@@ -47,4 +47,40 @@ import Testing
     #expect(seen.value == 1, "a chain subscribed again after the churn sees the next write")
     withExtendedLifetime(token) {}
   }
+
+  /// Read-your-writes through the lock-free read of a current value: a thread that wrote an
+  /// input never reads the derived value from before its write, while other threads keep
+  /// refreshing and reading it (lock-free while it is current) and an observer keeps it
+  /// linked. A stale "current" mark surviving the write would show up here.
+  @Test func aWriterReadsItsOwnWriteThroughTheLockFreePath() {
+    let rounds = Reliability.count("REACTIVESTATE_DERIVED_ROUNDS", default: 20_000)
+    let model = LockedPair()
+    let doubled = Computed { model.a * 2 }
+    let quadrupled = Computed { doubled.value * 2 }
+    let token = observe { _ = quadrupled.value }
+    let readers = (0..<2).map { _ in WorkerThread() }
+    let done = LockedBox(false)
+    let behind = AtomicCounter()
+    for reader in readers {
+      reader.run {
+        var last = 0
+        while !done.value {
+          let value = quadrupled.value
+          if value < last { behind.increment() }  // went backwards: torn or stale
+          last = value
+        }
+      }
+    }
+    for value in 1...rounds {
+      model.set(value)
+      if doubled.value != 2 * value || quadrupled.value != 4 * value { behind.increment() }
+    }
+    done.value = true
+    for reader in readers {
+      reader.wait()
+      reader.stop()
+    }
+    #expect(behind.value == 0, "a read returned a value from before a write it follows")
+    withExtendedLifetime(token) {}
+  }
 }

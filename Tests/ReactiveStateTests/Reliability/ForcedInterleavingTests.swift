@@ -193,4 +193,38 @@ import Testing
     #expect(model.value == 1)
     token?.cancel()
   }
+
+  /// A derived value whose input changes while it is being recomputed must not be published
+  /// as current (readable without its lock) when the computation ends: the stale mark that
+  /// arrived meanwhile wins, and the next read recomputes. ReactiveState only (Observation
+  /// has no derived values).
+  @Test func aChangeDuringARecomputationIsNotHiddenByTheLockFreeRead() {
+    let model = HandModel()
+    let handshake = Box<(() -> Void)?>(nil)
+    let doubled = Computed { () -> Int in
+      let value = model.a
+      if let pause = handshake.value {
+        handshake.value = nil
+        pause()
+      }
+      return value * 2
+    }
+    // Observed, so the value is linked (and can be read lock-free when current); the
+    // scheduler keeps re-runs off the writing thread.
+    let scheduler = ManualScheduler()
+    let token = observe(scheduler: scheduler) { _ = doubled.value }
+    model.a = 1
+    let written = DispatchSemaphore(value: 0)
+    handshake.value = {
+      Thread.detachNewThread {
+        model.a = 2
+        written.signal()
+      }
+      written.wait()
+    }
+    #expect(doubled.value == 2, "the computation that began before the write")
+    #expect(doubled.value == 4, "the write that landed during it is seen by the next read")
+    scheduler.flush()
+    withExtendedLifetime(token) {}
+  }
 }
