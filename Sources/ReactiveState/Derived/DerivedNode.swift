@@ -315,6 +315,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
     }
     freshness.store(changed ? Self.stale : 0, ordering: .sequentiallyConsistent)
+    if !changed { publishLockFreeRead() }
   }
 }
 
