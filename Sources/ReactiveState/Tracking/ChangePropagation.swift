@@ -34,12 +34,18 @@ enum ChangePropagation {
       while let edge = link {
         // Read the successor first: `receive` may unlink `edge` (a one-shot cancels itself).
         link = edge.pointee.nextSubscriber
-        edge.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
+        let subscriberNode = edge.pointee.subscriberNode
+        // Only guaranteed references here, never an owned one (even in unoptimised builds): a
+        // subscriber whose last owner let go on another thread must not be released — and
+        // deinitialised — by this thread while it holds the lock its deinitialiser takes.
+        subscriberNode._withUnsafeGuaranteedRef { subscriber in
           if subscriber.isDerived {
-            let derived = unsafeDowncast(subscriber, to: DerivedNode.self)
-            if derived.invalidate(event, pass: pass) {
-              derived.nextToWalk = stack
-              stack = .passUnretained(derived)
+            Unmanaged<DerivedNode>.fromOpaque(subscriberNode.toOpaque())._withUnsafeGuaranteedRef {
+              derived in
+              if derived.invalidate(event, pass: pass) {
+                derived.nextToWalk = stack
+                stack = .passUnretained(derived)
+              }
             }
           } else if subscriber.receive(event, from: edge) {
             queue.append(subscriber)
