@@ -34,7 +34,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// stale mark that arrived meanwhile wins; every stale mark clears it.
   final let freshness = Atomic<UInt8>(DerivedNode.stale)
   static let stale: UInt8 = 1
-  @usableFromInline static let lockFreeReadable: UInt8 = 2
+  static let lockFreeReadable: UInt8 = 2
 
   /// Whether an input may have changed since the value was computed.
   final var isStale: Bool { freshness.load(ordering: .sequentiallyConsistent) & Self.stale != 0 }

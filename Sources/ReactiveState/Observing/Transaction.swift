@@ -69,10 +69,8 @@ final class ObservationTransaction {
       rounds += 1
       let abandon = rounds > ContinuousObserver.rerunLimit
       while true {
-        let next = cursor._withUnsafeGuaranteedRef { observer in
-          let next = observer.nextPostponed
-          observer.nextPostponed = nil
-          observer.isPostponed = false
+        let next = Self.detach(cursor)
+        cursor._withUnsafeGuaranteedRef { observer in
           if abandon {
             // Observers keep re-queueing each other: stop instead of hanging.
             observer.abandonQueuedRun(
@@ -80,7 +78,6 @@ final class ObservationTransaction {
           } else {
             observer.runIfQueued()
           }
-          return next
         }
         cursor.release()
         guard let next else { break }
@@ -101,15 +98,23 @@ final class ObservationTransaction {
     tail = entry
   }
 
+  /// Takes `entry` off its chain (it is no longer postponed, so it may be queued again while
+  /// it runs) and returns the entry after it.
+  private static func detach(_ entry: Unmanaged<ContinuousObserver>)
+    -> Unmanaged<ContinuousObserver>?
+  {
+    entry._withUnsafeGuaranteedRef { observer in
+      defer {
+        observer.nextPostponed = nil
+        observer.isPostponed = false
+      }
+      return observer.nextPostponed
+    }
+  }
+
   deinit {
     while let entry = head {
-      head = entry._withUnsafeGuaranteedRef { observer in
-        defer {
-          observer.nextPostponed = nil
-          observer.isPostponed = false
-        }
-        return observer.nextPostponed
-      }
+      head = Self.detach(entry)
       entry.release()
     }
   }

@@ -212,14 +212,12 @@ final class RegistrarStorage: @unchecked Sendable {
   }
 
   /// A write that skipped `willSet` because the object had no slots, but has some now (a first
-  /// tracked read started on another thread meanwhile): count it as a completed mutation and
-  /// notify as one. That reader may have read the old value and armed a one-shot observer
-  /// before this write's store became visible, so `willSet` listeners are told too.
+  /// tracked read started on another thread meanwhile): it ends like any unannounced write
+  /// (``didSet(_:announced:)``) — announced late, `willSet` and `didSet`, when a scope has read
+  /// the property, since that reader may have seen the old value and armed a one-shot observer.
   @usableFromInline
   func lateMutation(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) {
-    let slot = slot(site: site, keyPath: keyPath)
-    willSet(slot)
-    didSet(slot)
+    didSet(slot(site: site, keyPath: keyPath), announced: false)
   }
 
   deinit {
