@@ -11,6 +11,25 @@ import Testing
 /// Workloads are bounded by count, never by time. The forced, single-interleaving versions
 /// of the same races are in `ForcedInterleavingTests`.
 @Suite struct ConcurrencyProbeTests {
+  /// Runs `probe` on the toolchain's Observation, then on ReactiveState, prints the
+  /// comparison and returns ReactiveState's count.
+  static func compare(_ name: String, trials: Int, _ probe: (ProbeEngine) -> Int) -> Int {
+    let oracle = probe(.observation)
+    let ours = probe(.reactiveState)
+    Reliability.report(name, oracle: oracle, ours: ours, trials: trials)
+    return ours
+  }
+
+  /// ``compare(_:trials:_:)`` for asynchronous probes.
+  static func compare(
+    _ name: String, trials: Int, _ probe: (ProbeEngine) async -> Int
+  ) async -> Int {
+    let oracle = await probe(.observation)
+    let ours = await probe(.reactiveState)
+    Reliability.report(name, oracle: oracle, ours: ours, trials: trials)
+    return ours
+  }
+
   // MARK: Lost update between read and install (item 19)
 
   /// A writer thread stores a new value at a random moment after `apply` read the old one.
@@ -53,18 +72,15 @@ import Testing
 
   @Test func lostUpdateBetweenReadAndInstall() {
     let trials = Reliability.count("REACTIVESTATE_PROBE_TRIALS", default: 2_000)
-    let oracle = Self.lostUpdates(engine: .observation, trials: trials)
-    let ours = Self.lostUpdates(engine: .reactiveState, trials: trials)
-    Reliability.report("lost-update", oracle: oracle, ours: ours, trials: trials)
+    let ours = Self.compare("lost-update", trials: trials) {
+      Self.lostUpdates(engine: $0, trials: trials)
+    }
     #expect(ours == 0)
     // The same race on the first read of a property of an already observed object (run
     // after the first, not in parallel with it, so neither starves the other's writer).
-    let firstReadOracle = Self.lostUpdates(
-      engine: .observation, trials: trials, observedFirst: true)
-    let firstReadOurs = Self.lostUpdates(
-      engine: .reactiveState, trials: trials, observedFirst: true)
-    Reliability.report(
-      "lost-update-first-read", oracle: firstReadOracle, ours: firstReadOurs, trials: trials)
+    let firstReadOurs = Self.compare("lost-update-first-read", trials: trials) {
+      Self.lostUpdates(engine: $0, trials: trials, observedFirst: true)
+    }
     #expect(firstReadOurs == 0)
   }
 
@@ -153,9 +169,9 @@ import Testing
   @Test func asyncSequenceNeverDeliversAStaleElement() async {
     let trials = Reliability.count(
       "REACTIVESTATE_PROBE_ASYNC_TRIALS", default: 40, sanitizedDivisor: 4)
-    let oracle = await Self.staleElements(engine: .observation, trials: trials)
-    let ours = await Self.staleElements(engine: .reactiveState, trials: trials)
-    Reliability.report("stale-element", oracle: oracle, ours: ours, trials: trials)
+    let ours = await Self.compare("stale-element", trials: trials) {
+      await Self.staleElements(engine: $0, trials: trials)
+    }
     #expect(ours == 0)
   }
 
@@ -210,9 +226,9 @@ import Testing
   @Test func continuousObserversAlwaysSeeTheFinalState() async {
     let trials = Reliability.count(
       "REACTIVESTATE_PROBE_FINAL_TRIALS", default: 20, sanitizedDivisor: 2)
-    let oracle = await Self.missedFinalStates(engine: .observation, trials: trials)
-    let ours = await Self.missedFinalStates(engine: .reactiveState, trials: trials)
-    Reliability.report("final-state-missed", oracle: oracle, ours: ours, trials: trials)
+    let ours = await Self.compare("final-state-missed", trials: trials) {
+      await Self.missedFinalStates(engine: $0, trials: trials)
+    }
     #expect(ours == 0)
   }
 

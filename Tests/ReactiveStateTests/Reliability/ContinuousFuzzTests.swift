@@ -182,7 +182,6 @@ import Testing
 
   /// Runs a script on ReactiveState.
   final class Execution: @unchecked Sendable {
-    final class Canary: @unchecked Sendable {}
     var models: [HandModel?] = (0..<ContinuousFuzzTests.modelCount).map { _ in HandModel() }
     var weakModels: [() -> HandModel?] = []
     var derived: [Computed<Int>] = []

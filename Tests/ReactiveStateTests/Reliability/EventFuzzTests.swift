@@ -170,7 +170,6 @@ import Testing
 
   /// Runs a script on ReactiveState.
   final class Execution: @unchecked Sendable {
-    final class Canary: @unchecked Sendable {}
     var strong: [HandModel?] = (0..<EventFuzzTests.modelCount).map { _ in HandModel() }
     lazy var weak: [() -> HandModel?] = strong.map { model in { [weak model] in model } }
     var log: [String] = []

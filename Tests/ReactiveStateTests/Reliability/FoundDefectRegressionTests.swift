@@ -9,7 +9,6 @@ import Testing
   /// Events fuzz: one `.deinit` event per deallocated object, not one per tracked property;
   /// with three tracked properties the registration also leaked.
   @Test func oneDeinitEventPerObjectAndTheRegistrationEnds() {
-    final class Canary: @unchecked Sendable {}
     weak var weakCanary: Canary?
     let kinds = Box<[String]>([])
     var model: HandModel? = HandModel()
@@ -67,7 +66,6 @@ import Testing
   /// Lifetime: an `ObservedValues` iterator dropped mid-iteration no longer keeps its closure
   /// (the observer held its iteration strongly: a cycle through the iteration's token).
   @Test func aDroppedIteratorReleasesItsClosure() async {
-    final class Canary: @unchecked Sendable {}
     let model = HandModel()
     weak var weakCanary: Canary?
     do {

@@ -8,9 +8,6 @@ import Testing
 /// `Canary` captured by each callback (a callback's captures live exactly as long as the
 /// engine keeps the callback).
 @Suite struct LifetimeTests {
-  /// Captured by callbacks; a weak reference to it tells whether the callback is still kept.
-  final class Canary: @unchecked Sendable {}
-
   // MARK: One-shot
 
   @Test func aFiredOneShotReleasesItsClosure() {

@@ -83,7 +83,6 @@ import Testing
 
   /// Runs a script on one engine; one log line list per step.
   final class Execution: @unchecked Sendable {
-    final class Canary: @unchecked Sendable {}
     let engine: Engine
     var strong: [(any ScriptModel)?]
     var weak: [() -> (any ScriptModel)?] = []

@@ -41,6 +41,10 @@ enum Reliability {
   }
 }
 
+/// Captured by a callback or closure under test; a weak reference to it tells whether the
+/// closure is still kept alive.
+final class Canary: @unchecked Sendable {}
+
 /// SplitMix64: a tiny, fast, seedable generator; the same seed replays the same script.
 struct SplitMix64: RandomNumberGenerator {
   private var state: UInt64

@@ -6,8 +6,6 @@ import Testing
 /// the models they read (writes afterwards evaluate nothing).
 @MainActor
 @Suite struct ViewLifetimeTests {
-  final class Canary {}
-
   /// Weak references to the canaries views created.
   @MainActor final class Registry {
     private var entries: [() -> Canary?] = []
