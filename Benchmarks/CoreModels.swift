@@ -44,3 +44,12 @@ final class PlainPair {
   var count = 0
   var other = 0
 }
+
+/// The ReactiveState models with one `count` property, in either authoring form, so one
+/// generic (specialised, no dynamic dispatch) benchmark loop serves both.
+protocol CountingModel: AnyObject {
+  var count: Int { get set }
+}
+
+extension HandWrittenCounter: CountingModel {}
+extension TrackedCounter: CountingModel {}
