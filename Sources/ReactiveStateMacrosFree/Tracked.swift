@@ -33,16 +33,17 @@
 ///   fetches the old value through the getter, so an assignment inside a tracking scope records a
 ///   read; the user's `willSet` runs before the registrar's (the macro runs it after) and `didSet`
 ///   after the registrar's; in-place mutation then goes through get + set and copies.
-/// - Costs one equality function reference (16 bytes) per property beside the value.
+/// - Costs one equality rule reference (a metatype, 16 bytes) per property beside the value.
 @propertyWrapper
 public struct Tracked<Value> {
   /// The value, read and written in place by the enclosing-instance subscript.
   @usableFromInline
   var storedValue: Value
 
-  /// The macro's equality rule for `Value`, fixed by the initializer overload.
+  /// The macro's equality rule for `Value`, fixed by the initializer overload. A metatype,
+  /// not a closure: calling it costs no reference counting.
   @usableFromInline
-  let shouldNotify: (Value, Value) -> Bool
+  let changeRule: any _TrackedChangeRule<Value>.Type
 
   /// The property's slot in the host's registrar, filled by the first observed write.
   @usableFromInline
@@ -52,7 +53,7 @@ public struct Tracked<Value> {
   @inlinable
   public init(wrappedValue: Value) {
     storedValue = wrappedValue
-    shouldNotify = { ObservationEquality.shouldNotify($0, $1) }
+    changeRule = _NotifyAlways<Value>.self
   }
 
   /// Unavailable: `@Tracked` is only usable on properties of classes.
@@ -81,17 +82,18 @@ public struct Tracked<Value> {
       return host[keyPath: storage].storedValue
     }
     @inline(__always) set {
-      let wrapper = host[keyPath: storage]
-      guard wrapper.shouldNotify(wrapper.storedValue, newValue) else {
+      let rule = host[keyPath: storage].changeRule
+      guard rule.shouldNotify(host[keyPath: storage].storedValue, newValue) else {
         host[keyPath: storage].storedValue = newValue
         return
       }
       // One registrar call, and after the first observed write no key-path lookup at all.
-      var token = wrapper.token
+      var token = host[keyPath: storage].token
+      let wasFilled = token.isFilled
       host.observationRegistrar._withMutation(of: host, keyPath: wrapped, token: &token) {
         host[keyPath: storage].storedValue = newValue
       }
-      if !wrapper.token.isFilled && token.isFilled { host[keyPath: storage].token = token }
+      if !wasFilled && token.isFilled { host[keyPath: storage].token = token }
     }
     @inline(__always) _modify {
       let registrar = host.observationRegistrar
@@ -112,7 +114,7 @@ extension Tracked where Value: Equatable {
   @inlinable
   public init(wrappedValue: Value) {
     storedValue = wrappedValue
-    shouldNotify = { ObservationEquality.shouldNotify($0, $1) }
+    changeRule = _NotifyUnlessEqual<Value>.self
   }
 }
 
@@ -121,7 +123,7 @@ extension Tracked where Value: AnyObject {
   @inlinable
   public init(wrappedValue: Value) {
     storedValue = wrappedValue
-    shouldNotify = { ObservationEquality.shouldNotify($0, $1) }
+    changeRule = _NotifyUnlessIdentical<Value>.self
   }
 }
 
@@ -131,6 +133,6 @@ extension Tracked where Value: Equatable & AnyObject {
   @inlinable
   public init(wrappedValue: Value) {
     storedValue = wrappedValue
-    shouldNotify = { ObservationEquality.shouldNotify($0, $1) }
+    changeRule = _NotifyUnlessEqual<Value>.self
   }
 }

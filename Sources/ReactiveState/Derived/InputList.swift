@@ -23,19 +23,25 @@ struct InputList {
 
   /// Records the next input.
   mutating func append(_ source: SourceNode, version: UInt64) {
+    if count < retained
+      && buffer![count].source.toOpaque() == Unmanaged.passUnretained(source).toOpaque()
+    {
+      buffer![count].version = version
+      count += 1
+    } else {
+      append(retaining: .passRetained(source), version: version)
+    }
+  }
+
+  /// Records the next input, taking over a retain the caller already holds on `source`.
+  mutating func append(retaining source: Unmanaged<SourceNode>, version: UInt64) {
     if count < retained {
-      let slot = buffer! + count
-      if slot.pointee.source.toOpaque() != Unmanaged.passUnretained(source).toOpaque() {
-        let old = slot.pointee.source
-        slot.pointee = Input(source: .passRetained(source), version: version)
-        old.release()
-      } else {
-        slot.pointee.version = version
-      }
+      let old = buffer![count].source
+      buffer![count] = Input(source: source, version: version)
+      old.release()
     } else {
       if count == capacity { grow() }
-      (buffer! + count).initialize(
-        to: Input(source: .passRetained(source), version: version))
+      (buffer! + count).initialize(to: Input(source: source, version: version))
       retained += 1
     }
     count += 1

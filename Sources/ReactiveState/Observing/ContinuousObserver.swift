@@ -1,3 +1,4 @@
+import CReactiveState
 import Synchronization
 
 /// The node behind ``observe(scheduler:_:)`` and
@@ -9,6 +10,12 @@ import Synchronization
 /// allocation); a new read splices a link in under the graph lock; links the run did not
 /// reach are removed at its end. Nobody else changes a running observer's dependency list:
 /// a source deallocated meanwhile is only detached from its own side.
+///
+/// Lifetime: whoever starts a run keeps the observer alive for it — a scheduler's closure, the
+/// delivery queue's retain for a queued run — except a run that `receive` starts on the
+/// mutating thread, which takes no retain: the observer's owner (its token) cancels before
+/// letting go, and a cancellation that finds a run in progress retains the observer for it;
+/// the run releases that retain when it ends.
 ///
 /// State: idle → queued (a change arrived) → running → idle, or cancelled from anywhere;
 /// every transition is made under the graph lock except a clean run's end (see `state`). A change that arrives while running marks the run dirty and the
@@ -93,6 +100,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// already started, so a cancel between the two (e.g. by another observer of the same
   /// change) keeps the body from starting after `cancel()` returned.
   private let cancelRequested = Atomic<Bool>(false)
+  /// Set by a cancellation that found a run in progress, with the retain it took for that
+  /// run (graph lock); the run releases it when it ends.
+  @exclusivity(unchecked) private var cancellationRetainsRun = false
   /// The last link confirmed by the current run (owned by the running thread).
   @exclusivity(unchecked) private var cursor: LinkPointer?
 
@@ -207,8 +217,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       if !certain && !inputsChanged() {
         // Only derived inputs were invalidated and they recomputed to equal values.
         GraphLock.lock()
-        if runIsOver() {
+        if let end = runEnd() {
           GraphLock.unlock()
+          finish(end)
           return
         }
         (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
@@ -239,8 +250,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       }
       GraphLock.lock()
       if phase != .cancelled { unlinkDependencies(after: cursor) }
-      if runIsOver() {
+      if let end = runEnd() {
         GraphLock.unlock()
+        finish(end)
         return
       }
       if parksRuns, let scheduler {
@@ -268,21 +280,35 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     }
   }
 
-  /// Under the graph lock, after an iteration: whether the run is over — cancelled (every
-  /// link is dropped) or nothing changed while it ran (back to idle). Otherwise clears the
-  /// dirty mark; the caller runs again with the pending change.
-  private func runIsOver() -> Bool {
+  /// How a run ended: back to idle, or cancelled (then `releasesRun`: the cancellation
+  /// retained the observer for the run, which must release it last).
+  private enum RunEnd {
+    case idle
+    case cancelled(releasesRun: Bool)
+  }
+
+  /// Under the graph lock, after an iteration: how the run ends — cancelled (every link is
+  /// dropped) or nothing changed while it ran (back to idle) — or nil: the dirty mark is
+  /// cleared and the caller runs again with the pending change.
+  private func runEnd() -> RunEnd? {
     if phase == .cancelled {
       unlinkAllDependencies()
-      return true
+      defer { cancellationRetainsRun = false }
+      return .cancelled(releasesRun: cancellationRetainsRun)
     }
     guard dirtyWhileRunning else {
       phase = .idle
       pendingKeyPath = nil
-      return true
+      return .idle
     }
     phase = .running  // clears the dirty bit
-    return false
+    return nil
+  }
+
+  /// After the graph lock is released: the last step of a run that ended. Nothing may touch
+  /// the observer after it (it may be deallocated).
+  private func finish(_ end: RunEnd) {
+    if case .cancelled(releasesRun: true) = end { Unmanaged.passUnretained(self).release() }
   }
 
   /// Whether a dependency really changed since the last run: property versions are compared
@@ -301,7 +327,14 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         }
         edge.pointee.sourceNode._withUnsafeGuaranteedRef { source in
           if source.isDerived {
-            derivedInputs.append(source, version: edge.pointee.version)
+            // Pulled after the lock is released, so it must be retained — unless its last
+            // owner let go on another thread and its deinitialiser waits for this lock: then
+            // it is going away, and the body re-runs without it.
+            if rs_try_retain(edge.pointee.sourceNode.toOpaque()) {
+              derivedInputs.append(retaining: edge.pointee.sourceNode, version: edge.pointee.version)
+            } else {
+              changed = true
+            }
           } else if source.version.load(ordering: .sequentiallyConsistent)
             != edge.pointee.version
           {
@@ -380,7 +413,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Under the graph lock: records the change and says whether to deliver.
   private func enqueue(kind: ObservationTracking.Event.Kind, link: LinkPointer?) -> Bool {
-    func keyPath() -> AnyKeyPath? { link?.pointee.source.changeKeyPath }
+    func keyPath() -> AnyKeyPath? {
+      link?.pointee.sourceNode._withUnsafeGuaranteedRef { $0.changeKeyPath }
+    }
     let certain =
       link.map { !$0.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived } } ?? true
     switch phase {
@@ -407,6 +442,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       if !hasScheduler && !ObservationTransaction.isOpenOnCurrentThread {
         phase = .running
         ObservationWave.advance()
+        handsPendingRetainToQueue = true  // the run keeps the observer alive
         startedByReceive = true
         startKind = kind
         startIsCertain = certain
@@ -416,6 +452,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         pendingIsCertain = certain
         if hasEventBody { pendingKeyPath = keyPath() }
         phase = .queued
+        handsPendingRetainToQueue = false
       }
       return true
     }
@@ -428,7 +465,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       startKeyPath = nil
       if cancelRequested.load(ordering: .acquiring) {
         // Cancelled since `receive`: the run does not start; drop the links it would have.
-        GraphLock.withLock { unlinkAllDependencies() }
+        GraphLock.lock()
+        let end = runEnd()
+        GraphLock.unlock()
+        if let end { finish(end) }
         return
       }
       execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
@@ -453,8 +493,14 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     let wasRunning = wasPhase == .running
     cancelRequested.store(true, ordering: .releasing)
     pendingKeyPath = nil
-    // A running body finishes on its own thread and unlinks everything at its end.
-    if !wasRunning { unlinkAllDependencies() }
+    // A running body finishes on its own thread and unlinks everything at its end; it may
+    // hold no retain of its own (see the type's doc), so it gets one now.
+    if wasRunning {
+      _ = Unmanaged.passUnretained(self).retain()
+      cancellationRetainsRun = true
+    } else {
+      unlinkAllDependencies()
+    }
   }
 
   private func describe(_ keyPath: AnyKeyPath?) -> String {

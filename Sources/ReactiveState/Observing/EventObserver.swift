@@ -11,7 +11,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
   /// The slot whose mutation is being delivered (between its willSet and didSet).
-  @exclusivity(unchecked) private var mutatingSlot: SourceNode?
+  /// Identity only (never dereferenced or retained: a release under the lock could deinitialise
+  /// a derived source whose deinitialiser takes that lock).
+  @exclusivity(unchecked) private var mutatingSlot: UnsafeMutableRawPointer?
   /// Set (under the lock, once) by the `receive` that finished the registration: the
   /// delivery it queued drops the registration's +1.
   @exclusivity(unchecked) private var deliveryOwesRelease = false
@@ -61,7 +63,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
     guard !isFinished else { return false }
-    let source = link.pointee.source
+    let source = link.pointee.sourceNode.toOpaque()
     switch event {
     case .willSet:
       // With only `.deinit` requested, mutations are not events.
@@ -75,7 +77,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       }
       return options.contains(.willSet)
     case .didSet:
-      guard mutatingSlot === source else { return false }
+      guard mutatingSlot == source else { return false }
       deliveryOwesRelease = finish()
       return true
     case .deinitialized:

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Walks a source's subscribers when it changes or dies.
 ///
 /// Every walk is iterative and happens under ``GraphLock``; subscribers only flip state and
@@ -29,6 +31,9 @@ enum ChangePropagation {
     // only change under the lock we hold, so the walk needs no reference counting.
     var walking: Unmanaged<SourceNode>? = .passUnretained(source)
     var stack: Unmanaged<DerivedNode>?
+    // Pairs the wave mark with a derived value's lock-free "consumed" store (see
+    // ``ObservationWave/advanceIfMarked()``); issued once, before the first derived value.
+    var fencedForDerived = event != .didSet
     while let current = walking {
       var link = current._withUnsafeGuaranteedRef { $0.firstSubscriber }
       while let edge = link {
@@ -40,6 +45,10 @@ enum ChangePropagation {
         // deinitialised — by this thread while it holds the lock its deinitialiser takes.
         subscriberNode._withUnsafeGuaranteedRef { subscriber in
           if subscriber.isDerived {
+            if !fencedForDerived {
+              atomicMemoryFence(ordering: .sequentiallyConsistent)
+              fencedForDerived = true
+            }
             Unmanaged<DerivedNode>.fromOpaque(subscriberNode.toOpaque())._withUnsafeGuaranteedRef {
               derived in
               if derived.invalidate(event, pass: pass) {
@@ -104,8 +113,12 @@ enum ChangePropagation {
   private static func detachLinks(of source: SourceNode, into queue: inout DeliveryQueue) {
     source.isDetached = true
     while let link = source.firstSubscriber {
-      let subscriber = link.pointee.subscriber
-      if subscriber.sourceWillDeinitialize(link) { queue.append(subscriber) }
+      // A guaranteed reference, as in `notify`: releasing an owned one here could deinitialise
+      // a subscriber whose last owner let go on another thread, under the lock its
+      // deinitialiser takes.
+      link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
+        if subscriber.sourceWillDeinitialize(link) { queue.append(subscriber) }
+      }
       // The subscriber may have removed `link` already (cancelled itself, or detached it
       // from this side because it is running).
       if source.firstSubscriber == link { ReactiveNode.unlink(link) }

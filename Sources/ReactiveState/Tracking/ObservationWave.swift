@@ -13,8 +13,13 @@ enum ObservationWave {
   private static let isMarked = Atomic<Bool>(false)
 
   /// A `didSet` walk is about to mark a source with the current wave (graph lock held).
+  ///
+  /// A relaxed store: only ``advanceIfMarked()`` reads it without the lock, after a derived
+  /// value published its consumed state, and a walk fences before it first marks a derived
+  /// value stale (``ChangePropagation/notify(_:_:)``) — so a walk that reaches no derived value
+  /// pays for no fence.
   static func mark() -> UInt64 {
-    isMarked.store(true, ordering: .sequentiallyConsistent)
+    if !isMarked.load(ordering: .relaxed) { isMarked.store(true, ordering: .relaxed) }
     return current
   }
 

@@ -29,11 +29,12 @@ class ReactiveNode: @unchecked Sendable {
   final let interest: MutationInterest
   /// Whether this node is a ``DerivedNode`` (propagation walks through it).
   final let isDerived: Bool
-  /// Whether the node is queued for delivery only when its registration ends, and then
-  /// hands its own pending retain to the ``DeliveryQueue``, which neither retains nor
-  /// releases it: ``deliver(_:from:)`` consumes that retain. One-shot observers work this
-  /// way.
-  final let handsPendingRetainToQueue: Bool
+  /// Whether the delivery queue neither retains nor releases this node for the delivery
+  /// it is queued for: a one-shot observer hands its pending retain over (its
+  /// ``deliver(_:from:)`` consumes it); a continuous observer whose run `receive` started is
+  /// kept alive by that run (see ``ContinuousObserver``). Set under the graph lock before
+  /// `receive` returns true.
+  @exclusivity(unchecked) final var handsPendingRetainToQueue: Bool
 
   init(interest: MutationInterest, isDerived: Bool = false, handsPendingRetainToQueue: Bool = false)
   {

@@ -301,4 +301,12 @@ final class LockedPair: ReactiveState.Observable, @unchecked Sendable {
       }
     }
   }
+  /// Sets `a` only.
+  func setA(_ value: Int) {
+    registrar.withMutation(of: self, keyPath: \.a) {
+      lock.lock()
+      _a = value
+      lock.unlock()
+    }
+  }
 }

@@ -83,4 +83,39 @@ import Testing
     #expect(behind.value == 0, "a read returned a value from before a write it follows")
     withExtendedLifetime(token) {}
   }
+
+  /// An observer checks its derived inputs (to skip a run when they recompute to equal
+  /// values) while another thread drops the last reference to one of them. The input's
+  /// deinitialiser then waits for the graph lock the check holds; the check must not keep
+  /// using it after the lock is released. Under AddressSanitizer (`.ci/run`) a use after
+  /// free fails the run; here, the observer must end up reading the current input.
+  @Test func aDerivedInputDroppedOnAnotherThreadIsNeverUsedAfterItGoes() {
+    let rounds = Reliability.count("REACTIVESTATE_DERIVED_ROUNDS", default: 20_000)
+    let model = LockedPair()
+    let current = LockedBox<Computed<Int>?>(Computed { model.a + 1 })
+    let lastSeen = LockedBox(0)
+    // The body's temporary reference ends with the run: the box is the only owner after it.
+    // Writes of `a` reach the observer only through the derived value (an uncertain change,
+    // checked by pulling it); `b` keeps the observer subscribed when its input is gone.
+    let token = observe {
+      _ = model.b
+      lastSeen.value = current.value?.value ?? -1
+    }
+    let writer = WorkerThread()
+    let dropper = WorkerThread()
+    writer.run {
+      for value in 1...rounds { model.setA(value) }
+    }
+    dropper.run {
+      for _ in 0..<rounds { current.value = Computed { model.a + 1 } }
+    }
+    for worker in [writer, dropper] {
+      worker.wait()
+      worker.stop()
+    }
+    // The last replacement may not have been observed yet: one more write settles it.
+    model.set(rounds + 1)
+    #expect(lastSeen.value == rounds + 2)
+    withExtendedLifetime(token) {}
+  }
 }
