@@ -8,7 +8,7 @@ import CReactiveState
 /// install see a mutation that happened in between (the toolchain loses it).
 final class AccessList: TrackingScope {
   struct Entry {
-    /// Retained by the list (released when it is emptied): manual counting keeps copies of
+    /// Retained by the list (see `retained`): manual counting keeps copies of
     /// entries free of reference counting.
     let source: Unmanaged<SourceNode>
     var version: UInt64
@@ -17,6 +17,11 @@ final class AccessList: TrackingScope {
   @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<Entry>
   @exclusivity(unchecked) private var capacity: Int
   @exclusivity(unchecked) private(set) var count = 0
+  /// Entries holding a retained source (≥ `count`). Between uses the thread's spare list keeps
+  /// its property slots retained, so re-tracking the same properties (re-arming in
+  /// `onChange`) swaps no reference counts; a slot kept this way outlives its registrar by
+  /// at most one later use of the list (a detached slot is a few words, and is never linked).
+  @exclusivity(unchecked) private var retained = 0
 
   private override init() {
     capacity = 4
@@ -25,13 +30,29 @@ final class AccessList: TrackingScope {
   }
 
   deinit {
-    removeAll()
+    release(from: 0)
     buffer.deallocate()
   }
 
-  /// Releases every entry.
-  private func removeAll() {
-    for index in 0..<count { buffer[index].source.release() }
+  /// Releases the retained entries from `index` on.
+  private func release(from index: Int) {
+    while retained > index {
+      retained -= 1
+      buffer[retained].source.release()
+    }
+    count = min(count, index)
+  }
+
+  /// Ends a use: entries are forgotten, but property slots stay retained for the next use
+  /// (up to the first derived value, which must not be kept alive).
+  private func finishUse() {
+    var kept = 0
+    while kept < retained
+      && !buffer[kept].source._withUnsafeGuaranteedRef({ $0.isDerived })
+    {
+      kept += 1
+    }
+    release(from: kept)
     count = 0
   }
 
@@ -42,15 +63,29 @@ final class AccessList: TrackingScope {
 
   var isEmpty: Bool { count == 0 }
 
-  private func append(_ entry: Entry) {
-    if count == capacity {
-      let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
-      grown.moveInitialize(from: buffer, count: count)
-      buffer.deallocate()
-      buffer = grown
-      capacity *= 2
+  /// Records `source` read at `version` as the next entry: a retained entry already holding
+  /// it is reused as is.
+  private func append(_ source: SourceNode, version: UInt64) {
+    let identity = Unmanaged.passUnretained(source)
+    if count < retained {
+      let old = buffer[count].source
+      if old.toOpaque() != identity.toOpaque() {
+        buffer[count] = Entry(source: identity.retain(), version: version)
+        old.release()
+      } else {
+        buffer[count].version = version
+      }
+    } else {
+      if count == capacity {
+        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: buffer, count: retained)
+        buffer.deallocate()
+        buffer = grown
+        capacity *= 2
+      }
+      (buffer + count).initialize(to: Entry(source: identity.retain(), version: version))
+      retained += 1
     }
-    (buffer + count).initialize(to: entry)
     count += 1
   }
 
@@ -72,7 +107,7 @@ final class AccessList: TrackingScope {
       return body(list)
     }
     let keep = list._withUnsafeGuaranteedRef { list in
-      list.removeAll()
+      list.finishUse()
       return list.capacity <= 64
     }
     if keep && thread.pointee.spare_access_list == nil {
@@ -86,9 +121,7 @@ final class AccessList: TrackingScope {
 
   override func record(_ slot: SourceNode) {
     guard slot.isFirstRead(byScope: stamp) else { return }
-    append(
-      Entry(
-        source: .passRetained(slot), version: slot.version.load(ordering: .sequentiallyConsistent)))
+    append(slot, version: slot.version.load(ordering: .sequentiallyConsistent))
   }
 
   override func noteOwnMutation(_ slot: SourceNode, version: UInt64) {
@@ -107,7 +140,7 @@ final class AccessList: TrackingScope {
     }
     for entry in entries
     where entry.source._withUnsafeGuaranteedRef({ $0.isFirstRead(byScope: parentList.stamp) }) {
-      parentList.append(Entry(source: entry.source.retain(), version: entry.version))
+      parentList.append(entry.source.takeUnretainedValue(), version: entry.version)
     }
   }
 }
