@@ -331,7 +331,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
             // owner let go on another thread and its deinitialiser waits for this lock: then
             // it is going away, and the body re-runs without it.
             if rs_try_retain(edge.pointee.sourceNode.toOpaque()) {
-              derivedInputs.append(retaining: edge.pointee.sourceNode, version: edge.pointee.version)
+              derivedInputs.append(
+                retaining: edge.pointee.sourceNode, version: edge.pointee.version)
             } else {
               changed = true
             }
