@@ -121,6 +121,43 @@ import Testing
     model.b = 1
   }
 
+  /// A run that a write starts on its own thread holds no retain of the observer; a
+  /// cancellation that finds it running (here: the token dropped on another thread) retains
+  /// it for the run. The observer must stay alive until the run ends, then be freed, and
+  /// never run again.
+  @Test func aTokenDroppedDuringARunFreesTheObserverWhenTheRunEnds() {
+    let model = HandModel()
+    let entered = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    let runs = LockedBox(0)
+    let token = LockedBox<ObservationToken?>(nil)
+    weak var weakCanary: Canary?
+    do {
+      let canary = Canary()
+      weakCanary = canary
+      token.value = observe {
+        _ = canary
+        let value = model.a
+        runs.value += 1
+        if value == 1 {
+          entered.signal()
+          resume.wait()
+        }
+      }
+    }
+    let writer = WorkerThread()
+    writer.run { model.a = 1 }
+    entered.wait()
+    token.value = nil  // cancels and lets go while the run is blocked on the writer thread
+    #expect(weakCanary != nil, "the running body still holds its captures")
+    resume.signal()
+    writer.wait()
+    writer.stop()
+    #expect(weakCanary == nil, "freed when the cancelled run ended")
+    model.a = 2
+    #expect(runs.value == 2)
+  }
+
   @Test func aContinuousObserverDoesNotKeepItsModelAlive() {
     weak var weakModel: HandModel?
     let runs = Box(0)
