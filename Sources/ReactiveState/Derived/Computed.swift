@@ -55,8 +55,9 @@ public final class Computed<Value>: @unchecked Sendable {
     // comparing never goes through generic metadata at run time.
     let storage = ComputedStorage<Value>()
     self.storage = storage
-    // Unretained (the Computed owns the storage and outlives its node's computations) and
-    // used through a guaranteed reference, so a computation costs no reference counting.
+    // Unretained (the Computed owns the storage, and its deinitialiser abandons the node
+    // first, so no computation runs after the storage goes) and used through a guaranteed
+    // reference, so a computation costs no reference counting.
     let unretainedStorage = Unmanaged.passUnretained(storage)
     self.node = ComputedNode(name: name) {
       let new: Value
@@ -79,6 +80,12 @@ public final class Computed<Value>: @unchecked Sendable {
         return (changed, ComputedStorage<Value>.isLockFreeReadable)
       }
     }
+  }
+
+  deinit {
+    // The node may outlive this object (an observer on another thread may be checking it):
+    // it must never run the derivation, or touch the storage, after this.
+    node.abandon()
   }
 
   /// The current value; rethrows the derivation's cached error.

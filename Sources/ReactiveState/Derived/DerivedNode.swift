@@ -81,6 +81,22 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// A stored closure rather than an override, so a computation makes no virtual calls.
   private let evaluate: () -> (changed: Bool, lockFreeReadable: Bool)
 
+  /// Set (compute lock) when the value's owner is gone: the derivation and the cached outcome
+  /// may be gone too, so the node never computes again. Its version moved when it was set, so
+  /// a dependent still checking it sees a change.
+  @exclusivity(unchecked) private var isAbandoned = false
+
+  /// Called by the owner's deinitialiser: waits for a computation in progress, then makes the
+  /// node inert (see `isAbandoned`).
+  @usableFromInline
+  final func abandon() {
+    computeLock.lock()
+    isAbandoned = true
+    freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+    version.wrappingAdd(2, ordering: .sequentiallyConsistent)
+    releaseComputeLock()
+  }
+
   /// Whether a value (or error) is cached (compute lock).
   @exclusivity(unchecked) private var hasValue = false
   /// Whether the last outcome is a value its storage lets readers load without the lock.
@@ -173,7 +189,10 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       return false
     }
     computeLock.lock()
-    guard freshness.load(ordering: .acquiring) & Self.stale != 0 else { return true }
+    // An abandoned node is read only by a dependent's check, which sees its moved version.
+    guard !isAbandoned, freshness.load(ordering: .acquiring) & Self.stale != 0 else {
+      return true
+    }
     freshness.store(0, ordering: .sequentiallyConsistent)
     // Consuming the change: the next write to an input must walk here again.
     ObservationWave.advanceIfMarked()
@@ -310,7 +329,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       }
     }
     isUnlinked.store(false, ordering: .releasing)
-    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    rs_full_fence()
     let changed = inputs.inputs.contains { input in
       input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
     }

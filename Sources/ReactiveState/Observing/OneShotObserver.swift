@@ -160,7 +160,7 @@ enum OneShotInstallation {
         ReactiveNode.link(slot, to: observer, version: entry.version)
       }
     }
-    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    rs_full_fence()
     for entry in list.entries
     where entry.source._withUnsafeGuaranteedRef({ $0.changedSince(entry.version) }) {
       return entry.source.takeUnretainedValue()

@@ -1,3 +1,4 @@
+import CReactiveState
 import Synchronization
 
 /// Walks a source's subscribers when it changes or dies.
@@ -46,7 +47,7 @@ enum ChangePropagation {
         subscriberNode._withUnsafeGuaranteedRef { subscriber in
           if subscriber.isDerived {
             if !fencedForDerived {
-              atomicMemoryFence(ordering: .sequentiallyConsistent)
+              rs_full_fence()
               fencedForDerived = true
             }
             Unmanaged<DerivedNode>.fromOpaque(subscriberNode.toOpaque())._withUnsafeGuaranteedRef {

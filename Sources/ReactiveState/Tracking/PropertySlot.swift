@@ -109,6 +109,24 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   @inline(__always)
   var wasEverRead: Bool { everRead.load(ordering: .relaxed) }
 
+  /// Whether a subscriber reacts to `willSet` of this property (a hint: a write that sees
+  /// none announces itself at its end, see ``endUnannouncedMutation()``).
+  @inline(__always)
+  var hasWillSetListeners: Bool { willSetListeners.load(ordering: .relaxed) != 0 }
+
+  /// The end of a write that skipped `willSet`: moves the version by two (it stays even),
+  /// then returns whether anyone listens to `willSet` / to `didSet`. The increment is a full
+  /// barrier: a subscriber linked before it is counted here, one linked after it sees the
+  /// new version when it checks the one it read.
+  @inline(__always)
+  func endUnannouncedMutation() -> (willSet: Bool, didSet: Bool) {
+    version.wrappingAdd(2, ordering: .sequentiallyConsistent)
+    return (
+      willSetListeners.load(ordering: .sequentiallyConsistent) != 0,
+      didSetListeners.load(ordering: .sequentiallyConsistent) != 0
+    )
+  }
+
   /// `willSet`: makes the version odd and returns whether anyone listens to `willSet`.
   @inline(__always)
   func beginMutation() -> Bool {

@@ -1,3 +1,4 @@
+import CReactiveState
 import Synchronization
 
 /// What happened to a source, as delivered to its subscribers.
@@ -168,7 +169,7 @@ class ReactiveNode: @unchecked Sendable {
     let link = ReactiveNode.link(source, to: self, after: cursor, version: version)
     // A write that landed between the read and this link saw no listener: catch it here
     // (the link is published first, so either the writer or this check sees the other).
-    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    rs_full_fence()
     if source.changedSince(version) { missedChange(at: link) }
     return link
   }

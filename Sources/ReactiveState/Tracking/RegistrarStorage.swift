@@ -158,8 +158,8 @@ final class RegistrarStorage: @unchecked Sendable {
   }
 
   /// The start of a `withMutation` write of a property of an object that has slots: the
-  /// full `willSet` when a tracking scope ever read the property (returns true), else nothing
-  /// — nobody can hold a version of it. Finish with ``didSet(_:announced:)``.
+  /// full `willSet` when someone listens to `willSet` of the property (returns true), else
+  /// nothing — the write is announced at its end. Finish with ``didSet(_:announced:)``.
   @usableFromInline
   func beginWrite(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath)
     -> (slot: Unmanaged<PropertySlot>, announced: Bool)
@@ -171,26 +171,43 @@ final class RegistrarStorage: @unchecked Sendable {
   /// ``beginWrite(site:keyPath:)`` for a known slot.
   @usableFromInline
   func beginWrite(_ slot: Unmanaged<PropertySlot>) -> Bool {
-    guard slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) else { return false }
+    guard slot._withUnsafeGuaranteedRef({ $0.hasWillSetListeners }) else { return false }
     willSet(slot)
     return true
   }
 
-  /// The end of a write begun with ``beginWrite(site:keyPath:)``. An unannounced write
-  /// issues a full fence after its store, then looks at the read mark again: a first reader
-  /// marks the slot (fenced) before it reads, so either this sees the mark — and the write
-  /// is announced late, `willSet` and `didSet`, in case that reader saw the old value — or
-  /// the reader sees the new value. One fence instead of two version increments.
+  /// The end of a write begun with ``beginWrite(site:keyPath:)``. An unannounced write moves
+  /// the version once, after its store, with a full barrier, then looks at the listener
+  /// counts: a subscriber linked before that sees it is notified now (a `willSet` listener
+  /// late, after the store — it may have read the old value); one linked after it checks the
+  /// version it read and sees the change. One atomic increment instead of two, and no
+  /// `willSet` walk when nobody listens to `willSet`.
+  ///
+  /// A property no tracking scope ever read skips even that: nobody can hold a version of
+  /// it. A first reader marks the slot (fenced) before it reads the version, so after one
+  /// full fence either the write sees the mark (and ends as above) or the reader sees the
+  /// new value.
   @usableFromInline
   func didSet(_ slot: Unmanaged<PropertySlot>, announced: Bool) {
     if announced {
       didSet(slot)
       return
     }
-    rs_full_fence()
-    if slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) {
-      willSet(slot)
-      didSet(slot)
+    if !slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) {
+      rs_full_fence()
+      guard slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) else { return }
+    }
+    endUnannouncedWrite(slot)
+  }
+
+  /// The versioned end of an unannounced write (see ``didSet(_:announced:)``).
+  @inline(never)
+  private func endUnannouncedWrite(_ slot: Unmanaged<PropertySlot>) {
+    slot._withUnsafeGuaranteedRef { slot in
+      let (willSetListened, didSetListened) = slot.endUnannouncedMutation()
+      if willSetListened { ChangePropagation.notify(slot, .willSet) }
+      if didSetListened { ChangePropagation.notify(slot, .didSet) }
+      TrackingScope.noteMutationOnCurrentThread(slot)
     }
   }
 
@@ -213,8 +230,7 @@ final class RegistrarStorage: @unchecked Sendable {
 
   /// A write that skipped `willSet` because the object had no slots, but has some now (a first
   /// tracked read started on another thread meanwhile): it ends like any unannounced write
-  /// (``didSet(_:announced:)``) — announced late, `willSet` and `didSet`, when a scope has read
-  /// the property, since that reader may have seen the old value and armed a one-shot observer.
+  /// (``didSet(_:announced:)``), since that reader may have seen the old value.
   @usableFromInline
   func lateMutation(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) {
     didSet(slot(site: site, keyPath: keyPath), announced: false)

@@ -194,6 +194,34 @@ import Testing
     token?.cancel()
   }
 
+  /// A write to a property that only continuous observers (which react to `didSet`) watch
+  /// skips `willSet` and moves the version once, after its store. A one-shot observer armed
+  /// on the old value between the write's start and its store must still fire — late, from
+  /// the write's end, which finds the new `willSet` listener — and exactly once.
+  /// ReactiveState only: the toolchain loses this write (the item-19 race again).
+  @Test func aOneShotArmedDuringAWriteThatSkippedWillSetFires() {
+    let model = PausingModel()
+    let continuousRuns = AtomicCounter()
+    let token = observe {
+      _ = model.value
+      continuousRuns.increment()
+    }
+    let oneShot = AtomicCounter()
+    let seen = interleaveFirstReadWithWrite(model) {
+      var seen = -1
+      ReactiveState.withObservationTracking(
+        { seen = model.value }, onChange: { oneShot.increment() })
+      return seen
+    }
+    #expect(seen == 0, "the one-shot read the old value")
+    #expect(oneShot.value == 1, "and fires once")
+    #expect(continuousRuns.value == 2, "the continuous observer re-ran once for the write")
+    model.value = 2
+    #expect(oneShot.value == 1)
+    #expect(continuousRuns.value == 3)
+    token.cancel()
+  }
+
   /// A derived value whose input changes while it is being recomputed must not be published
   /// as current (readable without its lock) when the computation ends: the stale mark that
   /// arrived meanwhile wins, and the next read recomputes. ReactiveState only (Observation
