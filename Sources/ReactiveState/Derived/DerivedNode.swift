@@ -193,9 +193,10 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     guard !isAbandoned, freshness.load(ordering: .acquiring) & Self.stale != 0 else {
       return true
     }
-    freshness.store(0, ordering: .sequentiallyConsistent)
-    // Consuming the change: the next write to an input must walk here again.
-    ObservationWave.advanceIfMarked()
+    // Consuming the change. A walk marking it stale again meanwhile makes the publication at
+    // the end fail (both are read-modify-writes of this word), and the walk that made it
+    // stale released the write this acquiring load saw.
+    freshness.store(0, ordering: .relaxed)
     if hasValue && !inputsChanged() {
       // Unlinked, nothing will mark it stale: the next read validates again.
       if isUnlinked.load(ordering: .acquiring) {

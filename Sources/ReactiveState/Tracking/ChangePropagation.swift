@@ -13,8 +13,8 @@ enum ChangePropagation {
   ///
   /// A `didSet` walk is skipped when nothing has consumed a change since this source's last
   /// `didSet` walk (same ``ObservationWave``) and no subscriber was linked since: every
-  /// subscriber it reached then is still queued, dirty or stale, so a batch of writes to one
-  /// source walks its subscribers once.
+  /// subscriber it reached then is still queued or dirty, so a batch of writes to one source
+  /// walks its subscribers once. (Not for a source with derived subscribers, see below.)
   @inline(never)
   static func notify(_ source: SourceNode, _ event: SourceEvent) {
     var queue = DeliveryQueue()
@@ -32,9 +32,7 @@ enum ChangePropagation {
     // only change under the lock we hold, so the walk needs no reference counting.
     var walking: Unmanaged<SourceNode>? = .passUnretained(source)
     var stack: Unmanaged<DerivedNode>?
-    // Pairs the wave mark with a derived value's lock-free "consumed" store (see
-    // ``ObservationWave/advanceIfMarked()``); issued once, before the first derived value.
-    var fencedForDerived = event != .didSet
+    var reachedDerived = false
     while let current = walking {
       var link = current._withUnsafeGuaranteedRef { $0.firstSubscriber }
       while let edge = link {
@@ -46,10 +44,7 @@ enum ChangePropagation {
         // deinitialised — by this thread while it holds the lock its deinitialiser takes.
         subscriberNode._withUnsafeGuaranteedRef { subscriber in
           if subscriber.isDerived {
-            if !fencedForDerived {
-              rs_full_fence()
-              fencedForDerived = true
-            }
+            reachedDerived = true
             Unmanaged<DerivedNode>.fromOpaque(subscriberNode.toOpaque())._withUnsafeGuaranteedRef {
               derived in
               if derived.invalidate(event, pass: pass) {
@@ -65,6 +60,10 @@ enum ChangePropagation {
       walking = stack.map { Unmanaged<SourceNode>.fromOpaque($0.toOpaque()) }
       stack = stack?._withUnsafeGuaranteedRef { $0.nextToWalk }
     }
+    // A derived value consumes a change without the lock (a refresh clears its stale mark),
+    // so nothing tells the wave: a source with derived subscribers is walked on every write.
+    // The walk stops at each derived value that is still stale.
+    if reachedDerived && event == .didSet { source.didSetWalkWave = 0 }
     GraphLock.unlock()
     queue.deliverAll(event, from: source)
   }
