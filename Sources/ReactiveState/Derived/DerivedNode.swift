@@ -28,16 +28,21 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Orphan worklist link (graph lock).
   @exclusivity(unchecked) unowned(unsafe) final var nextOrphan: DerivedNode?
   /// Freshness of the cached value, in one word: ``stale`` (an input may have changed since
-  /// the value was computed, or there is no value yet) or ``lockFreeReadable`` (the value is
-  /// current and its storage may be read without the compute lock). The compute-lock holder
-  /// publishes `lockFreeReadable` with a compare-exchange from 0 after storing the value, so a
-  /// stale mark that arrived meanwhile wins; every stale mark clears it.
+  /// the value was computed, or there is no value yet), ``refreshing`` (the compute-lock
+  /// holder is bringing it up to date: its version may still move) or ``lockFreeReadable``
+  /// (the value is current and its storage may be read without the compute lock); 0 is
+  /// current. A refresh ends with a compare-exchange from `refreshing`, so a stale mark that
+  /// arrived meanwhile wins; every stale mark clears `lockFreeReadable`.
   final let freshness = Atomic<UInt8>(DerivedNode.stale)
   static let stale: UInt8 = 1
   static let lockFreeReadable: UInt8 = 2
+  static let refreshing: UInt8 = 4
 
-  /// Whether an input may have changed since the value was computed.
-  final var isStale: Bool { freshness.load(ordering: .sequentiallyConsistent) & Self.stale != 0 }
+  /// Whether the value may differ from the one its version stands for: an input may have
+  /// changed, or a recomputation that may move the version is running.
+  final var mayBeOutdated: Bool {
+    freshness.load(ordering: .sequentiallyConsistent) & (Self.stale | Self.refreshing) != 0
+  }
   /// A subscriber left while another thread held the compute lock, so the node could not
   /// drop its upstream links then: the holder re-checks when it releases the lock.
   final let hasPendingOrphanCheck = Atomic<Bool>(false)
@@ -190,30 +195,44 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
     computeLock.lock()
     // An abandoned node is read only by a dependent's check, which sees its moved version.
-    guard !isAbandoned, freshness.load(ordering: .acquiring) & Self.stale != 0 else {
+    guard !isAbandoned,
+      freshness.load(ordering: .acquiring) & (Self.stale | Self.refreshing) != 0
+    else {
       return true
     }
-    // Consuming the change. A walk marking it stale again meanwhile makes the publication at
-    // the end fail (both are read-modify-writes of this word), and the walk that made it
-    // stale released the write this acquiring load saw.
-    freshness.store(0, ordering: .relaxed)
+    // Consuming the change. A walk marking it stale again meanwhile makes the compare-exchange
+    // at the end fail (both are read-modify-writes of this word), and the walk that made it
+    // stale released the write this acquiring load saw. Until then, a subscriber that checks
+    // it counts it as changed (its version may still move, and nothing will notify).
+    freshness.store(Self.refreshing, ordering: .relaxed)
     if hasValue && !inputsChanged() {
       // Unlinked, nothing will mark it stale: the next read validates again.
       if isUnlinked.load(ordering: .acquiring) {
         freshness.store(Self.stale, ordering: .sequentiallyConsistent)
       } else {
-        publishLockFreeRead()
+        finishRefresh()
       }
       return true
     }
     compute(forSubscriber: forSubscriber)
-    publishLockFreeRead()
+    finishRefresh()
     return true
   }
 
-  /// Compute-lock holder, with the value current and stored: lets readers skip the lock when
-  /// the outcome allows it (a value, stored lock-free readable) and the node is linked (an
-  /// unlinked node is never marked stale, so it must validate on every read).
+  /// The end of a refresh (compute-lock holder, value current and stored, version moved):
+  /// current, and readable without the lock when the outcome allows it (a value, stored
+  /// lock-free readable) and the node is linked (an unlinked node is never marked stale, so
+  /// it must validate on every read). Releasing: a subscriber that sees the end sees the
+  /// version too.
+  private func finishRefresh() {
+    let current =
+      outcomeIsLockFreeReadable && !isUnlinked.load(ordering: .relaxed) ? Self.lockFreeReadable : 0
+    _ = freshness.compareExchange(
+      expected: Self.refreshing, desired: current, ordering: .releasing)
+  }
+
+  /// Compute-lock holder, after linking the inputs of a current value: lets readers skip the
+  /// lock when the outcome allows it (see ``finishRefresh()``).
   private func publishLockFreeRead() {
     guard outcomeIsLockFreeReadable, !isUnlinked.load(ordering: .relaxed) else { return }
     _ = freshness.compareExchange(
@@ -264,11 +283,13 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     scope.end()
     inputs.trim()
     computingThread.store(0, ordering: .relaxed)
+    // By two: odd versions mean "mutation in flight" to readers of property slots. Before the
+    // links are settled: linking inputs may publish the value as current.
+    if changed { version.wrappingAdd(2, ordering: .sequentiallyConsistent) }
     // The steady state: the same links as last time, still observed — no graph lock.
     if linksInputs && cursor == lastDependency && !isUnlinked.load(ordering: .relaxed)
       && !hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent)
     {
-      if changed { version.wrappingAdd(2, ordering: .sequentiallyConsistent) }
       return
     }
     let gainedSubscriber = GraphLock.withLock { () -> Bool in
@@ -287,8 +308,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
     // A subscriber arrived while this computed unlinked: subscribe now.
     if gainedSubscriber { subscribeUpstream() }
-    // By two: odd versions mean "mutation in flight" to readers of property slots.
-    if changed { version.wrappingAdd(2, ordering: .sequentiallyConsistent) }
   }
 
   /// Records an input read during a computation (computing thread); links it only when the

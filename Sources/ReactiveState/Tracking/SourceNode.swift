@@ -56,9 +56,10 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
 
   /// Whether a read recorded at `readVersion` may have missed a change, judged now.
   final func changedSince(_ readVersion: UInt64) -> Bool {
-    // A stale derived value may change when next pulled: count it as changed.
+    // A stale derived value may change when next pulled, and one being recomputed may move
+    // its version without notifying anyone: count either as changed.
     if isDerived
-      && unsafeDowncast(self, to: DerivedNode.self).isStale
+      && unsafeDowncast(self, to: DerivedNode.self).mayBeOutdated
     {
       return true
     }

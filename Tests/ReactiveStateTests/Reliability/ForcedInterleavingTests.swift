@@ -255,4 +255,51 @@ import Testing
     scheduler.flush()
     withExtendedLifetime(token) {}
   }
+
+  /// A one-shot observer reads a derived value; before it is installed, an input changes
+  /// (marking the value stale — nobody is linked to hear it yet) and another thread starts
+  /// recomputing it. The install's check, made while that recomputation runs, must count the
+  /// value as changed: the recomputation will move its version, but notifies nobody.
+  /// ReactiveState only (Observation has no derived values).
+  @Test func aOneShotInstalledDuringARecomputationOfWhatItReadFires() {
+    let model = HandModel()
+    let pauseInside = Box<(() -> Void)?>(nil)
+    let doubled = Computed { () -> Int in
+      let value = model.a
+      if let pause = pauseInside.value {
+        pauseInside.value = nil
+        pause()
+      }
+      return value * 2
+    }
+    let recomputing = DispatchSemaphore(value: 0)
+    let finishRecomputing = DispatchSemaphore(value: 0)
+    let recomputed = DispatchSemaphore(value: 0)
+    let fired = AtomicCounter()
+    var seen = -1
+    ReactiveState.withObservationTracking(
+      {
+        seen = doubled.value
+        let written = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+          model.a = 1
+          written.signal()
+        }
+        written.wait()
+        pauseInside.value = {
+          recomputing.signal()
+          finishRecomputing.wait()
+        }
+        Thread.detachNewThread {
+          _ = doubled.value
+          recomputed.signal()
+        }
+        recomputing.wait()
+      }, onChange: { fired.increment() })
+    finishRecomputing.signal()
+    recomputed.wait()
+    #expect(seen == 0)
+    #expect(fired.value == 1, "the value read (0) is not the current one (2)")
+    #expect(doubled.value == 2)
+  }
 }
