@@ -98,8 +98,17 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     computeLock.lock()
     isAbandoned = true
     freshness.store(Self.stale, ordering: .sequentiallyConsistent)
-    version.wrappingAdd(2, ordering: .sequentiallyConsistent)
+    moveVersion()
     releaseComputeLock()
+  }
+
+  /// Marks a new value (compute-lock holder, the only writer of a derived version, so no
+  /// read-modify-write is needed). By two: odd versions mean "mutation in flight" to readers
+  /// of property slots. Released: the lock's release, or the end of the refresh that a
+  /// subscriber's check acquires (see ``finishRefresh()``), publishes it.
+  @inline(__always)
+  private func moveVersion() {
+    version.store(version.load(ordering: .relaxed) &+ 2, ordering: .releasing)
   }
 
   /// Whether a value (or error) is cached (compute lock).
@@ -283,9 +292,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     scope.end()
     inputs.trim()
     computingThread.store(0, ordering: .relaxed)
-    // By two: odd versions mean "mutation in flight" to readers of property slots. Before the
-    // links are settled: linking inputs may publish the value as current.
-    if changed { version.wrappingAdd(2, ordering: .sequentiallyConsistent) }
+    // Before the links are settled: linking inputs may publish the value as current.
+    if changed { moveVersion() }
     // The steady state: the same links as last time, still observed — no graph lock.
     if linksInputs && cursor == lastDependency && !isUnlinked.load(ordering: .relaxed)
       && !hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent)
