@@ -172,7 +172,7 @@ final class ComputedNode: DerivedNode, @unchecked Sendable {
       let subscribes = scope.subscribesToReads
       guard refreshKeepingLock(forSubscriber: subscribes) else { return false }
       if subscribes && isUnlinked.load(ordering: .relaxed) { subscribeUpstream() }
-      scope.record(self)
+      scope.recordIfNew(self)
       return true
     }
   }

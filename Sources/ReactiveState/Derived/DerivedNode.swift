@@ -257,7 +257,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   final func beginLockFreeRead() -> Bool {
     guard freshness.load(ordering: .acquiring) == Self.lockFreeReadable else { return false }
     if let scope = rs_current_scope() {
-      Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.record(self) }
+      Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.recordIfNew(self) }
     }
     return true
   }

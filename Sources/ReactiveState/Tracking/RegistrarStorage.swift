@@ -123,14 +123,14 @@ final class RegistrarStorage: @unchecked Sendable {
       if let site {
         slot(site: site, keyPath: keyPath)._withUnsafeGuaranteedRef {
           $0.markRead()
-          scope.record($0)
+          scope.recordIfNew($0)
         }
         scope.lastSite = site
         scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
       } else {
         let slot = slot(for: keyPath())
         slot.markRead()
-        scope.record(slot)
+        scope.recordIfNew(slot)
       }
     }
   }
@@ -142,7 +142,7 @@ final class RegistrarStorage: @unchecked Sendable {
     Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
       slot._withUnsafeGuaranteedRef {
         $0.markRead()
-        scope.record($0)
+        scope.recordIfNew($0)
       }
       scope.lastSite = UnsafeRawPointer(slot.toOpaque())
       scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()

@@ -33,8 +33,16 @@ class TrackingScope {
     hadNestedScope = false
   }
 
-  /// Records a read. Subclasses decide what a read means.
+  /// Records a read. Subclasses decide what a read means; each starts by filtering repeats
+  /// with ``SourceNode/isFirstRead(byScope:)``.
   func record(_ slot: SourceNode) {}
+
+  /// Records a read unless this scope already recorded `source` (its stamp says so): a
+  /// repeated read costs a load and a compare, no call.
+  @inline(__always)
+  final func recordIfNew(_ source: SourceNode) {
+    if source.lastReaderStamp.load(ordering: .relaxed) != stamp { record(source) }
+  }
 
   /// Whether this scope's reads become subscriptions (so a derived value it reads must be
   /// linked to its own inputs). False for the computation of an unobserved derived value.
