@@ -82,10 +82,3 @@ void rs_lock_acquire_contended(rs_lock *lock) {
     rs_lock_wait(word);
   }
 }
-
-// The Swift runtime's entry point behind weak-reference loads: retains `object` and returns it,
-// or returns NULL when the object is already being deinitialised (its strong count reached
-// zero). Declared here, not in the header, so Swift sees only `rs_try_retain`.
-extern void *swift_tryRetain(void *object);
-
-bool rs_try_retain(void *object) { return swift_tryRetain(object) != NULL; }

@@ -2,7 +2,6 @@
 #define C_REACTIVE_STATE_H
 
 #include <stdatomic.h>
-#include <stdbool.h>
 #include <stdint.h>
 
 /// Per-thread state of the tracking engine. Swift has no thread-local storage, and
@@ -39,11 +38,6 @@ typedef struct rs_lock {
 /// (wake a sleeper).
 void rs_lock_acquire_contended(rs_lock *_Nonnull lock);
 void rs_lock_wake_one(rs_lock *_Nonnull lock);
-
-/// Retains a Swift object unless it is already being deinitialised (its strong count reached
-/// zero on another thread); returns whether it retained. For references found in the graph
-/// under the lock that must outlive the lock.
-bool rs_try_retain(void *_Nonnull object);
 
 static inline _Atomic(uint32_t) *_Nonnull rs_lock_word(rs_lock *_Nonnull lock) {
   return (_Atomic(uint32_t) *)&lock->state;

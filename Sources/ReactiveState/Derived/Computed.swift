@@ -53,24 +53,24 @@ public final class Computed<Value>: @unchecked Sendable {
   ) {
     // The closure is built here, in the caller's specialised context, so evaluating and
     // comparing never goes through generic metadata at run time.
-    let storage = ComputedStorage<Value>()
+    let storage = ComputedStorage<Value>(derive: derive, isEqual: isEqual)
     self.storage = storage
     // Unretained (the Computed owns the storage, and its deinitialiser abandons the node
     // first, so no computation runs after the storage goes) and used through a guaranteed
     // reference, so a computation costs no reference counting.
     let unretainedStorage = Unmanaged.passUnretained(storage)
     self.node = ComputedNode(name: name) {
-      let new: Value
-      do {
-        new = try derive()
-      } catch {
-        unretainedStorage._withUnsafeGuaranteedRef { $0.error = error }
-        return (true, false)
-      }
-      return unretainedStorage._withUnsafeGuaranteedRef { storage in
+      unretainedStorage._withUnsafeGuaranteedRef { storage in
+        let new: Value
+        do {
+          new = try storage.derive()
+        } catch {
+          storage.error = error
+          return (true, false)
+        }
         let changed: Bool
         if storage.error == nil, let old = storage.value {
-          changed = !isEqual(old, new)
+          changed = !storage.isEqual(old, new)
         } else {
           storage.error = nil
           changed = true
@@ -124,8 +124,18 @@ final class ComputedStorage<Value>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var value: Value?
   @exclusivity(unchecked) @usableFromInline var error: (any Error)?
   @usableFromInline let lockFreeBits = Atomic<UInt64>(0)
+  /// The derivation and the cut-off, here rather than in the node's closure: they (and what
+  /// they captured) go away with the ``Computed``, even if a dependent keeps the node a little
+  /// longer.
+  @usableFromInline let derive: () throws -> Value
+  @usableFromInline let isEqual: (Value, Value) -> Bool
 
-  @usableFromInline init() {}
+  @usableFromInline init(
+    derive: @escaping () throws -> Value, isEqual: @escaping (Value, Value) -> Bool
+  ) {
+    self.derive = derive
+    self.isEqual = isEqual
+  }
 
   /// Whether `Value` fits the lock-free word (trivially copyable, at most eight bytes).
   @inlinable static var isLockFreeReadable: Bool {

@@ -93,13 +93,21 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   /// Called by the owner's deinitialiser: waits for a computation in progress, then makes the
   /// node inert (see `isAbandoned`).
+  ///
+  /// A dependent may keep the node itself a little longer (an observer holds its derived
+  /// inputs until its next run), so the node drops its inputs (the derivation and what it
+  /// captured live with the owner).
   @usableFromInline
   final func abandon() {
     computeLock.lock()
     isAbandoned = true
     freshness.store(Self.stale, ordering: .sequentiallyConsistent)
     moveVersion()
+    var abandonedInputs = inputs
+    inputs = InputList()
     releaseComputeLock()
+    // Outside the locks: releasing may deinitialise other derived values.
+    abandonedInputs.removeAll()
   }
 
   /// Marks a new value (compute-lock holder, the only writer of a derived version, so no

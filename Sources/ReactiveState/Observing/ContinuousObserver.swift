@@ -88,9 +88,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// derived values and is skipped when none of them actually changed (equality cut-off).
   @exclusivity(unchecked) private var pendingIsCertain = false
   @exclusivity(unchecked) private var startIsCertain = false
-  /// Scratch list for ``inputsChanged()``: the derived inputs to pull, retained while pulled
-  /// (owned by the running thread; its buffer is reused, so a steady-state run allocates
-  /// nothing).
+  /// The derived values the last run read, in order, with the versions it saw, retained
+  /// (owned by the running thread, or under the graph lock while idle): ``inputsChanged()``
+  /// pulls them with no lock. A run that reads the same ones again swaps no reference counts.
   @exclusivity(unchecked) private var derivedInputs = InputList()
   /// Link of the calling thread's transaction queue, and whether the observer is in it (see
   /// ``ObservationTransaction``; touched only by the thread whose transaction it is).
@@ -228,6 +228,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         continue
       }
       cursor = nil
+      derivedInputs.restart()
       scope.reset()
       scope.begin()
       if hasEventBody {
@@ -237,6 +238,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         plainBody()
       }
       scope.end()
+      derivedInputs.trim()
 
       // A clean end with the same links as last time: straight back to idle, no lock. A
       // change or a cancellation that arrived meanwhile changed the word: the locked path.
@@ -308,58 +310,31 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// After the graph lock is released: the last step of a run that ended. Nothing may touch
   /// the observer after it (it may be deallocated).
   private func finish(_ end: RunEnd) {
-    if case .cancelled(releasesRun: true) = end { Unmanaged.passUnretained(self).release() }
+    guard case .cancelled(let releasesRun) = end else { return }
+    releaseDerivedInputs()
+    if releasesRun { Unmanaged.passUnretained(self).release() }
   }
 
-  /// Whether a dependency really changed since the last run: property versions are compared
-  /// directly; derived inputs are pulled (brought up to date) first.
-  private func inputsChanged() -> Bool {
-    derivedInputs.restart()
-    var changed = false
-    GraphLock.withLock {
-      var link = firstDependency
-      while let edge = link, !changed {
-        link = edge.pointee.nextDependency
-        // A detached link's source may be freed: test the mark before touching the source.
-        if edge.pointee.previousSubscriber == edge {
-          changed = true  // the source is gone
-          continue
-        }
-        edge.pointee.sourceNode._withUnsafeGuaranteedRef { source in
-          if source.isDerived {
-            // Pulled after the lock is released, so it must be retained — unless its last
-            // owner let go on another thread and its deinitialiser waits for this lock: then
-            // it is going away, and the body re-runs without it.
-            if rs_try_retain(edge.pointee.sourceNode.toOpaque()) {
-              derivedInputs.append(
-                retaining: edge.pointee.sourceNode, version: edge.pointee.version)
-            } else {
-              changed = true
-            }
-          } else if source.version.load(ordering: .sequentiallyConsistent)
-            != edge.pointee.version
-          {
-            changed = true
-          }
-        }
-      }
-    }
-    if !changed {
-      for input in derivedInputs.inputs {
-        let moved = input.source._withUnsafeGuaranteedRef { source in
-          _ = unsafeDowncast(source, to: DerivedNode.self).refresh()
-          return source.version.load(ordering: .sequentiallyConsistent) != input.version
-        }
-        if moved {
-          changed = true
-          break
-        }
-      }
-    }
-    // Holding them until the next check would keep dropped derived values alive.
+  /// Lets go of the derived inputs (a cancelled observer; never under the graph lock: the
+  /// last reference to a derived value deinitialises it, which takes that lock).
+  private func releaseDerivedInputs() {
     derivedInputs.restart()
     derivedInputs.trim()
-    return changed
+  }
+
+  /// Whether a derived input of the last run really changed: each is pulled (brought up to
+  /// date) and its version compared, with no lock (the list is this running thread's). A
+  /// property that changed needs no check: its change made the run certain (see `enqueue`),
+  /// and one that lands during this check marks the run dirty.
+  private func inputsChanged() -> Bool {
+    for input in derivedInputs.inputs {
+      let moved = input.source._withUnsafeGuaranteedRef { source in
+        _ = unsafeDowncast(source, to: DerivedNode.self).refresh()
+        return source.version.load(ordering: .sequentiallyConsistent) != input.version
+      }
+      if moved { return true }
+    }
+    return false
   }
 
   /// Records a read during a run (called through the thread's current scope).
@@ -369,6 +344,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     let version = slot.version.load(ordering: .sequentiallyConsistent)
     if scope.hadNestedScope && isConfirmedThisRun(slot) { return }
     cursor = reuseOrLink(slot, version: version, after: cursor)
+    if slot.isDerived { derivedInputs.append(slot, version: version) }
   }
 
   /// Whether this run already confirmed a link to `slot` — a re-read after a nested scope
@@ -486,22 +462,27 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   func cancelObservation() {
     GraphLock.lock()
-    defer { GraphLock.unlock() }
     // An exchange: the running thread may be ending its run without the lock.
     let previous = state.exchange(Phase.cancelled.rawValue, ordering: .acquiringAndReleasing)
     let wasPhase = Phase(rawValue: previous & ~Self.dirtyBit).unsafelyUnwrapped
-    guard wasPhase != .cancelled else { return }
-    let wasRunning = wasPhase == .running
+    guard wasPhase != .cancelled else {
+      GraphLock.unlock()
+      return
+    }
     cancelRequested.store(true, ordering: .releasing)
     pendingKeyPath = nil
     // A running body finishes on its own thread and unlinks everything at its end; it may
     // hold no retain of its own (see the type's doc), so it gets one now.
-    if wasRunning {
+    if wasPhase == .running {
       _ = Unmanaged.passUnretained(self).retain()
       cancellationRetainsRun = true
-    } else {
-      unlinkAllDependencies()
+      GraphLock.unlock()
+      return
     }
+    unlinkAllDependencies()
+    // No run can start any more: the inputs are this thread's to release, after the lock.
+    GraphLock.unlock()
+    releaseDerivedInputs()
   }
 
   private func describe(_ keyPath: AnyKeyPath?) -> String {
