@@ -91,17 +91,22 @@ enum ProfileLoops {
       for cell in cells { tokens.append(observe { _ = cell.count }) }
       for token in tokens { token.cancel() }
       tokens.removeAll()
-    case "arm", "arm-fire":
-      // Arms and fires a one-shot on each of `count` models (so every setter call site is
-      // known), re-arms them all, then (arm-fire) mutates each once more: the difference
-      // between the two profiles is the steady cost of a mutation that fires one observer.
+    case "arm", "arm-fire", "arm-modify":
+      // Arms and fires a one-shot on each of `count` models, through the setter and in place
+      // (so every call site is known), re-arms them all, then (arm-fire, arm-modify) mutates
+      // each once more: the difference between two profiles is the steady cost of a
+      // mutation that fires one observer.
       let models = (0..<count).map { _ in HandWrittenCounter() }
       for model in models {
         ReactiveState.withObservationTracking({ _ = model.count }, onChange: {})
         model.count = 1
         ReactiveState.withObservationTracking({ _ = model.count }, onChange: {})
+        model.count &+= 1
+        ReactiveState.withObservationTracking({ _ = model.count }, onChange: {})
       }
       if name == "arm-fire" { for model in models { model.count = 2 } }
+      // The N-instances row's mutation: in place, through `_modify`.
+      if name == "arm-modify" { for model in models { model.count &+= 1 } }
       withExtendedLifetime(models) {}
     case "kairo-broad": runKairo(BroadPropagation(), count: count)
     case "kairo-repeated": runKairo(RepeatedObservers(), count: count)
