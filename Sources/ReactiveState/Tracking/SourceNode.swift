@@ -37,7 +37,8 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   /// Install pass that last linked this source (duplicate filter under the graph lock).
   @exclusivity(unchecked) final var installMark: UInt64 = 0
   /// The ``ObservationWave`` of this source's last `didSet` walk; 0 after a new subscriber
-  /// was linked (graph lock). See ``ChangePropagation/notify(_:_:)``.
+  /// was linked or a walk reached a derived value (graph lock). See
+  /// ``ChangePropagation/notify(_:_:)``.
   @exclusivity(unchecked) final var didSetWalkWave: UInt64 = 0
   /// Set under the graph lock when the source is gone (its registrar was deallocated).
   @exclusivity(unchecked) final var isDetached = false
