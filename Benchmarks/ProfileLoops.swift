@@ -108,6 +108,19 @@ enum ProfileLoops {
       // The N-instances row's mutation: in place, through `_modify`.
       if name == "arm-modify" { for model in models { model.count &+= 1 } }
       withExtendedLifetime(models) {}
+    case "cellx":
+      // One 1000-layer grid, updated `count` times (alternating two sets of source values).
+      let framework = ReactiveStateFramework()
+      let (sources, ends) = CellxScenario(layers: 1000).build(framework)
+      for round in 0..<count {
+        framework.withBatch {
+          for (index, source) in sources.enumerated() {
+            source.write(Double(round % 2 == 0 ? 4 - index : index + 1))
+          }
+        }
+        for end in ends { consume(end.read()) }
+      }
+      framework.cleanup()
     case "kairo-broad": runKairo(BroadPropagation(), count: count)
     case "kairo-repeated": runKairo(RepeatedObservers(), count: count)
     case "kairo-unstable": runKairo(Unstable(), count: count)

@@ -30,7 +30,7 @@ struct CellxScenario: ReactivityScenario {
     return nanoseconds / 1_000_000
   }
 
-  private func build<F: ReactiveFramework>(
+  func build<F: ReactiveFramework>(
     _ framework: F
   ) -> ([SignalHandle<Double>], [ComputedHandle<Double>]) {
     let sources = (1...4).map { framework.signal(Double($0)) }

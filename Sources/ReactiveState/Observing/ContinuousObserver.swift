@@ -416,7 +416,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     case .idle:
       // `receive` runs on the mutating thread: when delivery will be synchronous there, the
       // run starts now (saves a lock round trip in `deliver`).
-      if !hasScheduler && !ObservationTransaction.isOpenOnCurrentThread {
+      let transaction = ObservationTransaction.current
+      if !hasScheduler && transaction == nil {
         phase = .running
         ObservationWave.advance()
         handsPendingRetainToQueue = true  // the run keeps the observer alive
@@ -424,13 +425,19 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         startKind = kind
         startIsCertain = certain
         if hasEventBody { startKeyPath = keyPath() }
-      } else {
-        pendingKind = kind
-        pendingIsCertain = certain
-        if hasEventBody { pendingKeyPath = keyPath() }
-        phase = .queued
-        handsPendingRetainToQueue = false
+        return true
       }
+      pendingKind = kind
+      pendingIsCertain = certain
+      if hasEventBody { pendingKeyPath = keyPath() }
+      phase = .queued
+      if !parksRuns, let transaction {
+        // Straight into this thread's transaction (it retains the observer; no user code
+        // runs), with no delivery to queue.
+        transaction._withUnsafeGuaranteedRef { $0.postpone(self) }
+        return false
+      }
+      handsPendingRetainToQueue = false
       return true
     }
   }
@@ -449,8 +456,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         return
       }
       execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
-    } else if !parksRuns, let transaction = ObservationTransaction.current {
-      transaction._withUnsafeGuaranteedRef { $0.postpone(self) }
     } else if let parking {
       parking._withUnsafeGuaranteedRef { $0.park(self) }
     } else if let scheduler {
