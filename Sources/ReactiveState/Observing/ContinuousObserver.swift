@@ -92,6 +92,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// (owned by the running thread, or under the graph lock while idle): ``inputsChanged()``
   /// pulls them with no lock. A run that reads the same ones again swaps no reference counts.
   @exclusivity(unchecked) private var derivedInputs = InputList()
+  /// Whether the observer waits in a transaction's queue, which holds no retain of it
+  /// (graph lock): a cancellation meanwhile retains it for the queue
+  /// (`transactionHoldsRetain`), and ``runPostponed(_:)`` releases that.
+  @exclusivity(unchecked) private var isWaitingInTransaction = false
+  @exclusivity(unchecked) private var transactionHoldsRetain = false
   /// Link of the calling thread's transaction queue, and whether the observer is in it (see
   /// ``ObservationTransaction``; touched only by the thread whose transaction it is).
   @exclusivity(unchecked) var nextPostponed: Unmanaged<ContinuousObserver>?
@@ -195,17 +200,47 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     GraphLock.withLock { phase == .queued ? pendingKeyPath : nil }
   }
 
-  /// Drops a queued run (cycle protection), with a diagnostic.
-  func abandonQueuedRun(reason: String) {
-    let keyPath = GraphLock.withLock { () -> AnyKeyPath? in
+  /// What the end of a transaction does with a waiting observer.
+  enum PostponedRun {
+    /// Runs its queued change.
+    case run
+    /// Drops it with a diagnostic: observers kept re-queueing each other.
+    case abandon
+    /// Drops it silently (its transaction is going away).
+    case drop
+  }
+
+  /// The end of this thread's transaction reached the observer (see ``PostponedRun``). Then
+  /// releases the retain a cancellation took for the queue, if any — the last touch.
+  func runPostponed(_ action: PostponedRun) {
+    GraphLock.lock()
+    isWaitingInTransaction = false
+    let owesRelease = transactionHoldsRetain
+    transactionHoldsRetain = false
+    if action != .run {
       if phase == .queued { phase = .idle }
       ObservationWave.advance()  // no longer waiting: later changes must reach it again
-      return pendingKeyPath
+      let keyPath = pendingKeyPath
+      GraphLock.unlock()
+      if action == .abandon {
+        ObservationDiagnostics.report(
+          "\(label) kept invalidating each other at the end of a transaction; last change: "
+            + "\(describe(keyPath)). To fix: break the cycle — an observer must not write what "
+            + "another one reads while that one writes what it reads (move a write out, or "
+            + "read with withoutObservationTracking { … })")
+      }
+    } else if phase == .queued {
+      // Not cancelled, so the queue owed nothing.
+      phase = .running
+      ObservationWave.advance()  // this run consumes the changes that queued it
+      let (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
+      GraphLock.unlock()
+      execute(kind: kind, keyPath: keyPath, certain: certain)
+      return
+    } else {
+      GraphLock.unlock()
     }
-    ObservationDiagnostics.report(
-      "\(label) \(reason); last change: \(describe(keyPath)). To fix: break the cycle — an "
-        + "observer must not write what another one reads while that one writes what it reads "
-        + "(move a write out, or read with withoutObservationTracking { … })")
+    if owesRelease { Unmanaged.passUnretained(self).release() }
   }
 
   private func execute(kind: ObservationTracking.Event.Kind, keyPath: AnyKeyPath?, certain: Bool) {
@@ -432,8 +467,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       if hasEventBody { pendingKeyPath = keyPath() }
       phase = .queued
       if !parksRuns, let transaction {
-        // Straight into this thread's transaction (it retains the observer; no user code
-        // runs), with no delivery to queue.
+        // Straight into this thread's transaction, with no delivery to queue and no retain
+        // (see `isWaitingInTransaction`).
+        isWaitingInTransaction = true
         transaction._withUnsafeGuaranteedRef { $0.postpone(self) }
         return false
       }
@@ -483,6 +519,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       cancellationRetainsRun = true
       GraphLock.unlock()
       return
+    }
+    if isWaitingInTransaction && !transactionHoldsRetain {
+      // The queue reaches it after its owner may have let go.
+      _ = Unmanaged.passUnretained(self).retain()
+      transactionHoldsRetain = true
     }
     unlinkAllDependencies()
     // No run can start any more: the inputs are this thread's to release, after the lock.

@@ -16,8 +16,8 @@ public func withTransaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) ->
 }
 
 /// One thread's transaction bookkeeping: the observers to run when the outermost
-/// transaction ends, in a FIFO chained through the observers themselves (each retained
-/// while queued). Created on the thread's first transaction and reused (one small object
+/// transaction ends, in a FIFO chained through the observers themselves (not retained: see
+/// ``postpone(_:)``). Created on the thread's first transaction and reused (one small object
 /// per thread), so a transaction allocates nothing.
 final class ObservationTransaction {
   @exclusivity(unchecked) private var head: Unmanaged<ContinuousObserver>?
@@ -70,29 +70,25 @@ final class ObservationTransaction {
       let abandon = rounds > ContinuousObserver.rerunLimit
       while true {
         let next = Self.detach(cursor)
-        cursor._withUnsafeGuaranteedRef { observer in
-          if abandon {
-            // Observers keep re-queueing each other: stop instead of hanging.
-            observer.abandonQueuedRun(
-              reason: "kept invalidating each other at the end of a transaction")
-          } else {
-            observer.runIfQueued()
-          }
-        }
-        cursor.release()
+        // Observers that keep re-queueing each other are stopped instead of hanging. Nothing
+        // touches `cursor` afterwards: it may be gone.
+        cursor._withUnsafeGuaranteedRef { $0.runPostponed(abandon ? .abandon : .run) }
         guard let next else { break }
         cursor = next
       }
     }
   }
 
-  /// Defers `observer`'s run to the end of this transaction. An observer already waiting
-  /// here (queued again after a forced run, say) keeps its place: its queued run happens
-  /// when the drain reaches it.
+  /// Defers `observer`'s run to the end of this transaction (caller holds the graph lock).
+  /// The queue holds no retain: the observer stays alive while it waits because its owner
+  /// cancels before letting go, and a cancellation of a waiting observer retains it for the
+  /// queue (see ``ContinuousObserver/runPostponed(_:)``). An observer already
+  /// waiting here (queued again after a forced run, say) keeps its place: its queued run
+  /// happens when the drain reaches it.
   func postpone(_ observer: ContinuousObserver) {
     guard !observer.isPostponed else { return }
     observer.isPostponed = true
-    let entry = Unmanaged.passRetained(observer)
+    let entry = Unmanaged.passUnretained(observer)
     observer.nextPostponed = nil
     if let tail { tail._withUnsafeGuaranteedRef { $0.nextPostponed = entry } } else { head = entry }
     tail = entry
@@ -115,7 +111,7 @@ final class ObservationTransaction {
   deinit {
     while let entry = head {
       head = Self.detach(entry)
-      entry.release()
+      entry._withUnsafeGuaranteedRef { $0.runPostponed(.drop) }
     }
   }
 }

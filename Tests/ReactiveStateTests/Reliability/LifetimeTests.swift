@@ -158,6 +158,36 @@ import Testing
     #expect(runs.value == 2)
   }
 
+  /// A transaction's queue holds no retain of the observers waiting in it; a cancellation
+  /// of a waiting observer (here: its token dropped on another thread) retains it for the
+  /// queue. The observer must survive until the transaction's end reaches it, then be freed
+  /// without running.
+  @Test func aTokenDroppedWhileItsObserverWaitsInATransactionFreesItAtTheEnd() {
+    let model = HandModel()
+    let runs = LockedBox(0)
+    let token = LockedBox<ObservationToken?>(nil)
+    weak var weakCanary: Canary?
+    do {
+      let canary = Canary()
+      weakCanary = canary
+      token.value = observe {
+        _ = canary
+        _ = model.a
+        runs.value += 1
+      }
+    }
+    withTransaction {
+      model.a = 1  // postponed to the end of this transaction
+      let dropper = WorkerThread()
+      dropper.run { token.value = nil }
+      dropper.wait()
+      dropper.stop()
+      #expect(weakCanary != nil, "kept for the transaction that queued it")
+    }
+    #expect(weakCanary == nil, "freed when the transaction's end reached it")
+    #expect(runs.value == 1, "cancelled: the postponed run does not happen")
+  }
+
   @Test func aContinuousObserverDoesNotKeepItsModelAlive() {
     weak var weakModel: HandModel?
     let runs = Box(0)
