@@ -147,7 +147,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     execute(kind: .initial, keyPath: nil, certain: true)
   }
 
-  /// Runs a queued change now (delivery point: transaction end, scheduler).
+  /// Runs a queued change now (delivery point: a scheduler, a parking lot, or a delivery with
+  /// no transaction open; a transaction's end uses ``runPostponed(_:)``).
   func runIfQueued() {
     GraphLock.lock()
     guard phase == .queued else {
