@@ -113,7 +113,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Marks a new value (compute-lock holder, the only writer of a derived version, so no
   /// read-modify-write is needed). By two: odd versions mean "mutation in flight" to readers
   /// of property slots. Released: the lock's release, or the end of the refresh that a
-  /// subscriber's check acquires (see ``finishRefresh()``), publishes it.
+  /// subscriber's check acquires (see ``publishCurrent(replacing:)``), publishes it.
   @inline(__always)
   private func moveVersion() {
     version.store(version.load(ordering: .relaxed) &+ 2, ordering: .releasing)
@@ -227,33 +227,25 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       if isUnlinked.load(ordering: .acquiring) {
         freshness.store(Self.stale, ordering: .sequentiallyConsistent)
       } else {
-        finishRefresh()
+        publishCurrent(replacing: Self.refreshing)
       }
       return true
     }
     compute(forSubscriber: forSubscriber)
-    finishRefresh()
+    publishCurrent(replacing: Self.refreshing)
     return true
   }
 
-  /// The end of a refresh (compute-lock holder, value current and stored, version moved):
-  /// current, and readable without the lock when the outcome allows it (a value, stored
-  /// lock-free readable) and the node is linked (an unlinked node is never marked stale, so
-  /// it must validate on every read). Releasing: a subscriber that sees the end sees the
-  /// version too.
-  private func finishRefresh() {
+  /// Compute-lock holder, value current and stored (version moved), freshness still
+  /// `expected`: publishes it as current — readable without the lock when the outcome allows
+  /// it (a value, stored lock-free readable) and the node is linked (an unlinked node is never
+  /// marked stale, so it must validate on every read). A compare-exchange, so a stale mark
+  /// that arrived meanwhile wins; releasing, so a subscriber that sees it sees the version.
+  private func publishCurrent(replacing expected: UInt8) {
     let current =
       outcomeIsLockFreeReadable && !isUnlinked.load(ordering: .relaxed) ? Self.lockFreeReadable : 0
-    _ = freshness.compareExchange(
-      expected: Self.refreshing, desired: current, ordering: .releasing)
-  }
-
-  /// Compute-lock holder, after linking the inputs of a current value: lets readers skip the
-  /// lock when the outcome allows it (see ``finishRefresh()``).
-  private func publishLockFreeRead() {
-    guard outcomeIsLockFreeReadable, !isUnlinked.load(ordering: .relaxed) else { return }
-    _ = freshness.compareExchange(
-      expected: 0, desired: Self.lockFreeReadable, ordering: .releasing)
+    guard current != expected else { return }
+    _ = freshness.compareExchange(expected: expected, desired: current, ordering: .releasing)
   }
 
   /// A read that needs no compute lock: true when the value is current and lock-free
@@ -370,7 +362,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
     }
     freshness.store(changed ? Self.stale : 0, ordering: .sequentiallyConsistent)
-    if !changed { publishLockFreeRead() }
+    if !changed { publishCurrent(replacing: 0) }
   }
 }
 

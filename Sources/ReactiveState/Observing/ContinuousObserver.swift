@@ -155,11 +155,14 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       GraphLock.unlock()
       return
     }
+    runQueuedChange()
+  }
+
+  /// Under the graph lock, with a queued change: starts its run, releases the lock, runs it.
+  private func runQueuedChange() {
     phase = .running
     ObservationWave.advance()  // this run consumes the changes that queued it
-    let kind = pendingKind
-    let keyPath = pendingKeyPath
-    let certain = pendingIsCertain
+    let (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
     GraphLock.unlock()
     execute(kind: kind, keyPath: keyPath, certain: certain)
   }
@@ -231,12 +234,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
             + "read with withoutObservationTracking { … })")
       }
     } else if phase == .queued {
-      // Not cancelled, so the queue owed nothing.
-      phase = .running
-      ObservationWave.advance()  // this run consumes the changes that queued it
-      let (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
-      GraphLock.unlock()
-      execute(kind: kind, keyPath: keyPath, certain: certain)
+      runQueuedChange()  // not cancelled, so the queue owed nothing
       return
     } else {
       GraphLock.unlock()

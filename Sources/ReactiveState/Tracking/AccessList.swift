@@ -3,91 +3,31 @@ import CReactiveState
 /// The reads of one `withObservationTracking` `apply`: which slots, at which version.
 ///
 /// Recording a read costs a stamp compare (repeated reads of the same property stop there)
-/// and, for a new property, one append to a manually managed buffer. Nothing is linked into
+/// and, for a new property, one append to an ``InputList``. Nothing is linked into
 /// the graph until ``OneShotObserver/install(_:onChange:)``; the recorded versions let the
 /// install see a mutation that happened in between (the toolchain loses it).
 final class AccessList: TrackingScope {
-  struct Entry {
-    /// Retained by the list (see `retained`): manual counting keeps copies of
-    /// entries free of reference counting.
-    let source: Unmanaged<SourceNode>
-    var version: UInt64
-  }
+  /// The reads. Between uses the thread's spare list keeps its property slots retained, so
+  /// re-tracking the same properties (re-arming in `onChange`) swaps no reference counts; a
+  /// slot kept this way outlives its registrar by at most one later use of the list (a
+  /// detached slot is a few words, and is never linked).
+  @exclusivity(unchecked) private var reads = InputList()
 
-  @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<Entry>
-  @exclusivity(unchecked) private var capacity: Int
-  @exclusivity(unchecked) private(set) var count = 0
-  /// Entries holding a retained source (≥ `count`). Between uses the thread's spare list keeps
-  /// its property slots retained, so re-tracking the same properties (re-arming in
-  /// `onChange`) swaps no reference counts; a slot kept this way outlives its registrar by
-  /// at most one later use of the list (a detached slot is a few words, and is never linked).
-  @exclusivity(unchecked) private var retained = 0
+  private override init() { super.init() }
 
-  private override init() {
-    capacity = 4
-    buffer = .allocate(capacity: capacity)
-    super.init()
-  }
-
-  deinit {
-    release(from: 0)
-    buffer.deallocate()
-  }
-
-  /// Releases the retained entries from `index` on.
-  private func release(from index: Int) {
-    while retained > index {
-      retained -= 1
-      buffer[retained].source.release()
-    }
-    count = min(count, index)
-  }
+  deinit { reads.removeAll() }
 
   /// Ends a use: entries are forgotten, but property slots stay retained for the next use
   /// (up to the first derived value, which must not be kept alive).
   private func finishUse() {
-    var kept = 0
-    while kept < retained
-      && !buffer[kept].source._withUnsafeGuaranteedRef({ $0.isDerived })
-    {
-      kept += 1
-    }
-    release(from: kept)
-    count = 0
+    reads.restart()
+    reads.trim(keeping: { !$0.isDerived })
   }
 
   /// The recorded reads, oldest first.
-  var entries: UnsafeMutableBufferPointer<Entry> {
-    UnsafeMutableBufferPointer(start: buffer, count: count)
-  }
+  var entries: UnsafeMutableBufferPointer<InputList.Input> { reads.inputs }
 
-  var isEmpty: Bool { count == 0 }
-
-  /// Records `source` read at `version` as the next entry: a retained entry already holding
-  /// it is reused as is.
-  private func append(_ source: SourceNode, version: UInt64) {
-    let identity = Unmanaged.passUnretained(source)
-    if count < retained {
-      let old = buffer[count].source
-      if old.toOpaque() != identity.toOpaque() {
-        buffer[count] = Entry(source: identity.retain(), version: version)
-        old.release()
-      } else {
-        buffer[count].version = version
-      }
-    } else {
-      if count == capacity {
-        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
-        grown.moveInitialize(from: buffer, count: retained)
-        buffer.deallocate()
-        buffer = grown
-        capacity *= 2
-      }
-      (buffer + count).initialize(to: Entry(source: identity.retain(), version: version))
-      retained += 1
-    }
-    count += 1
-  }
+  var isEmpty: Bool { reads.count == 0 }
 
   /// Runs `body` with an empty list: this thread's spare one when it is free (no reference
   /// counting: the thread-local slot owns it), a new one when it is in use by an enclosing
@@ -108,7 +48,7 @@ final class AccessList: TrackingScope {
     }
     let keep = list._withUnsafeGuaranteedRef { list in
       list.finishUse()
-      return list.capacity <= 64
+      return list.reads.capacity <= 64
     }
     if keep && thread.pointee.spare_access_list == nil {
       ThreadCaches.registerExitCleanup(thread)
@@ -121,13 +61,14 @@ final class AccessList: TrackingScope {
 
   override func record(_ slot: SourceNode) {
     guard slot.isFirstRead(byScope: stamp) else { return }
-    append(slot, version: slot.version.load(ordering: .sequentiallyConsistent))
+    reads.append(slot, version: slot.version.load(ordering: .sequentiallyConsistent))
   }
 
   override func noteOwnMutation(_ slot: SourceNode, version: UInt64) {
     let source = Unmanaged.passUnretained(slot).toOpaque()
-    for index in 0..<count where buffer[index].source.toOpaque() == source {
-      buffer[index].version = version
+    let entries = reads.inputs
+    for index in entries.indices where entries[index].source.toOpaque() == source {
+      entries[index].version = version
     }
   }
 
@@ -140,7 +81,7 @@ final class AccessList: TrackingScope {
     }
     for entry in entries
     where entry.source._withUnsafeGuaranteedRef({ $0.isFirstRead(byScope: parentList.stamp) }) {
-      parentList.append(entry.source.takeUnretainedValue(), version: entry.version)
+      parentList.reads.append(entry.source.takeUnretainedValue(), version: entry.version)
     }
   }
 }

@@ -1,0 +1,86 @@
+/// What a reader read, in order, with the versions it saw: a derived value's last
+/// computation, a continuous observer's derived inputs, a one-shot observer's `apply`.
+///
+/// A manually managed buffer of retained sources that outlives each use: a reader that reads
+/// the same sources again overwrites versions in place with no reference counting and no
+/// allocation; a different source swaps one retain for another. Owned by its reader (a
+/// node's compute lock, an observer's running thread, an access list's thread).
+struct InputList {
+  struct Input {
+    /// Retained by the list (manually, so copies of entries cost no reference counting).
+    let source: Unmanaged<SourceNode>
+    var version: UInt64
+  }
+
+  private var buffer: UnsafeMutablePointer<Input>?
+  private(set) var capacity = 0
+  /// Entries filled by the current (or last) use.
+  private(set) var count = 0
+  /// Entries holding a retained source (≥ count).
+  private var retained = 0
+
+  /// Starts refilling from the first entry.
+  mutating func restart() { count = 0 }
+
+  /// Records the next input: a retained entry already holding `source` is reused as is.
+  mutating func append(_ source: SourceNode, version: UInt64) {
+    let identity = Unmanaged.passUnretained(source)
+    if count < retained {
+      let old = buffer![count].source
+      if old.toOpaque() != identity.toOpaque() {
+        buffer![count] = Input(source: identity.retain(), version: version)
+        old.release()
+      } else {
+        buffer![count].version = version
+      }
+    } else {
+      if count == capacity { grow() }
+      (buffer! + count).initialize(to: Input(source: identity.retain(), version: version))
+      retained += 1
+    }
+    count += 1
+  }
+
+  /// Releases entries the last use did not reach.
+  mutating func trim() { release(from: count) }
+
+  /// Releases entries the last use did not reach, except a leading run of them that `keep`
+  /// accepts (kept retained for the next use).
+  mutating func trim(keeping keep: (SourceNode) -> Bool) {
+    var kept = count
+    while kept < retained && buffer![kept].source._withUnsafeGuaranteedRef(keep) { kept += 1 }
+    release(from: kept)
+  }
+
+  /// The filled entries (versions may be updated in place).
+  var inputs: UnsafeMutableBufferPointer<Input> {
+    UnsafeMutableBufferPointer(start: buffer, count: count)
+  }
+
+  /// Releases everything (the reader is going away).
+  mutating func removeAll() {
+    count = 0
+    trim()
+    buffer?.deallocate()
+    buffer = nil
+    capacity = 0
+  }
+
+  private mutating func release(from index: Int) {
+    while retained > index {
+      retained -= 1
+      buffer![retained].source.release()
+    }
+  }
+
+  private mutating func grow() {
+    let newCapacity = max(4, capacity * 2)
+    let grown = UnsafeMutablePointer<Input>.allocate(capacity: newCapacity)
+    if let buffer {
+      grown.moveInitialize(from: buffer, count: retained)
+      buffer.deallocate()
+    }
+    buffer = grown
+    capacity = newCapacity
+  }
+}
