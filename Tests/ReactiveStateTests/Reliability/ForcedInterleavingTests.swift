@@ -228,15 +228,7 @@ import Testing
   /// has no derived values).
   @Test func aChangeDuringARecomputationIsNotHiddenByTheLockFreeRead() {
     let model = HandModel()
-    let handshake = Box<(() -> Void)?>(nil)
-    let doubled = Computed { () -> Int in
-      let value = model.a
-      if let pause = handshake.value {
-        handshake.value = nil
-        pause()
-      }
-      return value * 2
-    }
+    let (doubled, handshake) = pausableDoubled(model)
     // Observed, so the value is linked (and can be read lock-free when current); the
     // scheduler keeps re-runs off the writing thread.
     let scheduler = ManualScheduler()
@@ -263,15 +255,7 @@ import Testing
   /// ReactiveState only (Observation has no derived values).
   @Test func aOneShotInstalledDuringARecomputationOfWhatItReadFires() {
     let model = HandModel()
-    let pauseInside = Box<(() -> Void)?>(nil)
-    let doubled = Computed { () -> Int in
-      let value = model.a
-      if let pause = pauseInside.value {
-        pauseInside.value = nil
-        pause()
-      }
-      return value * 2
-    }
+    let (doubled, pauseInside) = pausableDoubled(model)
     let recomputing = DispatchSemaphore(value: 0)
     let finishRecomputing = DispatchSemaphore(value: 0)
     let recomputed = DispatchSemaphore(value: 0)
@@ -302,4 +286,19 @@ import Testing
     #expect(fired.value == 1, "the value read (0) is not the current one (2)")
     #expect(doubled.value == 2)
   }
+}
+
+/// `model.a * 2` as a derived value whose next computation, once the returned hook is set,
+/// calls it after reading `a` (and clears it): a test holds a recomputation there.
+private func pausableDoubled(_ model: HandModel) -> (Computed<Int>, Box<(() -> Void)?>) {
+  let pauseInside = Box<(() -> Void)?>(nil)
+  let doubled = Computed { () -> Int in
+    let value = model.a
+    if let pause = pauseInside.value {
+      pauseInside.value = nil
+      pause()
+    }
+    return value * 2
+  }
+  return (doubled, pauseInside)
 }

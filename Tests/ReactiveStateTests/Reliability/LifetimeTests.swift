@@ -130,30 +130,23 @@ import Testing
     let entered = DispatchSemaphore(value: 0)
     let resume = DispatchSemaphore(value: 0)
     let runs = LockedBox(0)
-    let token = LockedBox<ObservationToken?>(nil)
-    weak var weakCanary: Canary?
-    do {
-      let canary = Canary()
-      weakCanary = canary
-      token.value = observe {
-        _ = canary
-        let value = model.a
-        runs.value += 1
-        if value == 1 {
-          entered.signal()
-          resume.wait()
-        }
+    let (token, canary) = observeWithCanary {
+      let value = model.a
+      runs.value += 1
+      if value == 1 {
+        entered.signal()
+        resume.wait()
       }
     }
     let writer = WorkerThread()
     writer.run { model.a = 1 }
     entered.wait()
     token.value = nil  // cancels and lets go while the run is blocked on the writer thread
-    #expect(weakCanary != nil, "the running body still holds its captures")
+    #expect(canary.isAlive, "the running body still holds its captures")
     resume.signal()
     writer.wait()
     writer.stop()
-    #expect(weakCanary == nil, "freed when the cancelled run ended")
+    #expect(!canary.isAlive, "freed when the cancelled run ended")
     model.a = 2
     #expect(runs.value == 2)
   }
@@ -165,16 +158,9 @@ import Testing
   @Test func aTokenDroppedWhileItsObserverWaitsInATransactionFreesItAtTheEnd() {
     let model = HandModel()
     let runs = LockedBox(0)
-    let token = LockedBox<ObservationToken?>(nil)
-    weak var weakCanary: Canary?
-    do {
-      let canary = Canary()
-      weakCanary = canary
-      token.value = observe {
-        _ = canary
-        _ = model.a
-        runs.value += 1
-      }
+    let (token, canary) = observeWithCanary {
+      _ = model.a
+      runs.value += 1
     }
     withTransaction {
       model.a = 1  // postponed to the end of this transaction
@@ -182,9 +168,9 @@ import Testing
       dropper.run { token.value = nil }
       dropper.wait()
       dropper.stop()
-      #expect(weakCanary != nil, "kept for the transaction that queued it")
+      #expect(canary.isAlive, "kept for the transaction that queued it")
     }
-    #expect(weakCanary == nil, "freed when the transaction's end reached it")
+    #expect(!canary.isAlive, "freed when the transaction's end reached it")
     #expect(runs.value == 1, "cancelled: the postponed run does not happen")
   }
 
@@ -307,4 +293,27 @@ import Testing
     model.a += 1
     #expect(canaries.allSatisfy { $0() == nil })
   }
+}
+
+/// Watches a ``Canary`` without keeping it alive.
+private final class CanaryWatch: @unchecked Sendable {
+  weak var canary: Canary?
+  /// Whether something still holds the canary.
+  var isAlive: Bool { canary != nil }
+}
+
+/// Observes with `body`, whose closure also captures a canary: the canary lives exactly as
+/// long as the engine keeps the observer's body. The token is boxed so another thread can
+/// drop it.
+private func observeWithCanary(_ body: @escaping @Sendable () -> Void) -> (
+  token: LockedBox<ObservationToken?>, canary: CanaryWatch
+) {
+  let watch = CanaryWatch()
+  let canary = Canary()
+  watch.canary = canary
+  let token = observe {
+    _ = canary
+    body()
+  }
+  return (LockedBox(token), watch)
 }
