@@ -41,12 +41,20 @@ public struct ObservationRegistrar: Sendable {
   ) {
     if let scope = rs_current_scope() {
       let site = callSiteIdentity(keyPath)
-      // A repeated read of the property this scope recorded last: two compares, no call.
-      let storagePointer = Unmanaged.passUnretained(storage).toOpaque()
-      let isRepeat = Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
-        site != nil && $0.lastSite == site && $0.lastStorage == storagePointer
+      if !isRepeatedRead(at: site, in: scope) {
+        storage.recordAccess(site: site, keyPath: { keyPath() }, in: scope)
       }
-      if !isRepeat { storage.recordAccess(site: site, keyPath: { keyPath() }, in: scope) }
+    }
+  }
+
+  /// Whether `scope`'s last recorded read was of this registrar at `site` (a call site, or a
+  /// slot's address): a repeated read costs two compares and no call.
+  @inlinable @inline(__always)
+  func isRepeatedRead(at site: UnsafeRawPointer?, in scope: UnsafeMutableRawPointer) -> Bool {
+    guard let site else { return false }
+    let storagePointer = Unmanaged.passUnretained(storage).toOpaque()
+    return Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
+      $0.lastSite == site && $0.lastStorage == storagePointer
     }
   }
 

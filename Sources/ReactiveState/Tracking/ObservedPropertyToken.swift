@@ -33,11 +33,7 @@ extension ObservationRegistrar {
     // address): either way a repeated read is two compares.
     let site =
       slot.map { UnsafeRawPointer($0.toOpaque()) } ?? callSiteIdentity(keyPath)
-    let storagePointer = Unmanaged.passUnretained(storage).toOpaque()
-    let isRepeat = Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
-      site != nil && $0.lastSite == site && $0.lastStorage == storagePointer
-    }
-    if isRepeat { return }
+    if isRepeatedRead(at: site, in: scope) { return }
     if let slot {
       storage.recordAccess(slot, in: scope)
     } else {

@@ -122,15 +122,10 @@ final class RegistrarStorage: @unchecked Sendable {
     Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
       if let site {
         slot(site: site, keyPath: keyPath)._withUnsafeGuaranteedRef {
-          $0.markRead()
-          scope.recordIfNew($0)
+          record($0, in: scope, lastReadKey: site)
         }
-        scope.lastSite = site
-        scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
       } else {
-        let slot = slot(for: keyPath())
-        slot.markRead()
-        scope.recordIfNew(slot)
+        record(slot(for: keyPath()), in: scope, lastReadKey: nil)
       }
     }
   }
@@ -141,12 +136,22 @@ final class RegistrarStorage: @unchecked Sendable {
   func recordAccess(_ slot: Unmanaged<PropertySlot>, in scope: UnsafeMutableRawPointer) {
     Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
       slot._withUnsafeGuaranteedRef {
-        $0.markRead()
-        scope.recordIfNew($0)
+        record($0, in: scope, lastReadKey: UnsafeRawPointer(slot.toOpaque()))
       }
-      scope.lastSite = UnsafeRawPointer(slot.toOpaque())
-      scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
     }
+  }
+
+  /// Marks `slot` read (before its version is read) and records it in `scope`; with a key
+  /// (a call site or the slot's address), remembers it as the scope's last read.
+  @inline(__always)
+  private func record(
+    _ slot: PropertySlot, in scope: TrackingScope, lastReadKey key: UnsafeRawPointer?
+  ) {
+    slot.markRead()
+    scope.recordIfNew(slot)
+    guard let key else { return }
+    scope.lastSite = key
+    scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
   }
 
   /// `willSet` of a property of an object that has slots.
