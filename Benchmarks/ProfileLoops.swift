@@ -13,10 +13,13 @@ enum ProfileLoops {
       for i in 0..<count { model.count = i + 1 }
       withExtendedLifetime(token) {}
     case "roundtrip":
+      // As the benchmark row: the callback captures a counter (a closure context per arm).
+      let fired = FireCounter()
       for i in 0..<count {
-        ReactiveState.withObservationTracking({ _ = model.count }, onChange: {})
+        ReactiveState.withObservationTracking({ _ = model.count }, onChange: { fired.value += 1 })
         model.count = i + 1
       }
+      consume(fired.value)
     case "unread":
       ReactiveState.withObservationTracking({ _ = model.other }, onChange: {})
       for i in 0..<count { model.count = i + 1 }

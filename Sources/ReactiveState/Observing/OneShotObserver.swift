@@ -29,6 +29,10 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     // Carries the registration's retain, and owns the callback it was handed, so arming
     // costs no reference counting.
     let observer = make(onChange: onChange)
+    if list.entries.count == 1, let missedChange = park(observer, for: list.entries[0]) {
+      if missedChange { fireParked(observer.toOpaque()) }
+      return
+    }
     let (linked, missed) = observer._withUnsafeGuaranteedRef { observer in
       OneShotInstallation.install(list, observer) { observer.isFinished = true }
     }
@@ -39,6 +43,45 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
       return callback
     }
     if missed != nil { callback() }
+  }
+
+  // MARK: - Parking (see `PropertySlot+ParkedOneShot.swift`)
+
+  /// Parks `observer` in the slot of the one property `apply` read, when it is one nobody
+  /// else listens to for `willSet` (a graph listener would otherwise be called after a later
+  /// registration) and its place is free. Returns nil when it did not park, else whether the
+  /// property changed after it was read and the registration was taken back (the caller
+  /// then fires it).
+  @inline(__always)
+  private static func park(
+    _ observer: Unmanaged<OneShotObserver>, for read: InputList.Input
+  ) -> Bool? {
+    read.source._withUnsafeGuaranteedRef { source in
+      guard !source.isDerived, source.willSetListeners.load(ordering: .relaxed) == 0 else {
+        return nil
+      }
+      let slot = unsafeDowncast(source, to: PropertySlot.self)
+      guard let parked = slot.park(observer.toOpaque()) else { return nil }
+      // Once parked, the observer belongs to whoever clears the word: it is touched again
+      // only when this reclaims it.
+      return slot.changedSince(read.version) && slot.reclaim(parked)
+    }
+  }
+
+  /// Fires a registration taken out of a slot's parking word (its retain comes with it).
+  static func fireParked(_ raw: UnsafeMutableRawPointer) {
+    let callback = Unmanaged<OneShotObserver>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+      observer in
+      let callback = observer.takeCallback()
+      observer.recycle()
+      return callback
+    }
+    callback()
+  }
+
+  /// Ends a parked registration without calling it (its registrar is gone).
+  static func discardParked(_ raw: UnsafeMutableRawPointer) {
+    Unmanaged<OneShotObserver>.fromOpaque(raw).release()
   }
 
   // MARK: - Reuse

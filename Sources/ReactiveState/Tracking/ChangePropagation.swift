@@ -15,8 +15,16 @@ enum ChangePropagation {
   /// `didSet` walk (same ``ObservationWave``) and no subscriber was linked since: every
   /// subscriber it reached then is still queued or dirty, so a batch of writes to one source
   /// walks its subscribers once. (Not for a source with derived subscribers, see below.)
+  ///
+  /// `parkedOneShot`: a one-shot registration a property slot held outside the graph (see
+  /// `PropertySlot+ParkedOneShot.swift`), already taken by the caller. It is older than
+  /// every graph listener, so it is called first — but after the walk, so a registration it
+  /// re-arms is not reached by this change.
   @inline(never)
-  static func notify(_ source: SourceNode, _ event: SourceEvent) {
+  static func notify(
+    _ source: SourceNode, _ event: SourceEvent,
+    firstCalling parkedOneShot: UnsafeMutableRawPointer? = nil
+  ) {
     var queue = DeliveryQueue()
     GraphLock.lock()
     if event == .didSet {
@@ -65,6 +73,7 @@ enum ChangePropagation {
     // The walk stops at each derived value that is still stale.
     if reachedDerived && event == .didSet { source.didSetWalkWave = 0 }
     GraphLock.unlock()
+    if let parkedOneShot { OneShotObserver.fireParked(parkedOneShot) }
     queue.deliverAll(event, from: source)
   }
 
@@ -90,6 +99,12 @@ enum ChangePropagation {
     }
     ReactiveNode.drainOrphans()
     GraphLock.unlock()
+    // Parked one-shots need no lock; releasing one may run user code (its closure's captures).
+    slot = head
+    while let current = slot {
+      current.discardParkedOneShot()
+      slot = current.next
+    }
     queue.deliverAll(.deinitialized, from: head)
   }
 

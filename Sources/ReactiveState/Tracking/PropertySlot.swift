@@ -32,6 +32,10 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// (see ``RegistrarStorage/didSet(_:announced:)``).
   private let everRead = Atomic<Bool>(false)
 
+  /// A one-shot registration that read this property and nothing else, parked here instead
+  /// of being linked into the graph (see `PropertySlot+ParkedOneShot.swift`).
+  let parkedOneShot = Atomic<UInt64>(0)
+
   /// Position in the registrar's list (0 for the first slot created).
   let ordinal: Int
   /// Key path → slot for registrars with many observed properties; kept by the head slot
@@ -50,6 +54,9 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   override var changeKeyPath: AnyKeyPath? { keyPath }
 
   deinit {
+    // A registrar detaches its slots (closing the word) before they can go; this only keeps
+    // a slot that somehow never was from leaking its registration.
+    discardParkedOneShot()
     if let alias = alias.load(ordering: .acquiring) {
       Unmanaged<AnyKeyPath>.fromOpaque(alias).release()
     }
@@ -112,7 +119,9 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// Whether a subscriber reacts to `willSet` of this property (a hint: a write that sees
   /// none announces itself at its end, see ``endUnannouncedMutation()``).
   @inline(__always)
-  var hasWillSetListeners: Bool { willSetListeners.load(ordering: .relaxed) != 0 }
+  var hasWillSetListeners: Bool {
+    willSetListeners.load(ordering: .relaxed) != 0 || hasParkedOneShot
+  }
 
   /// The end of a write that skipped `willSet`: moves the version by two (it stays even),
   /// then returns whether anyone listens to `willSet` / to `didSet`. The increment is a full

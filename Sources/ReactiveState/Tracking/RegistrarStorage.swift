@@ -210,7 +210,8 @@ final class RegistrarStorage: @unchecked Sendable {
   private func endUnannouncedWrite(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
       let (willSetListened, didSetListened) = slot.endUnannouncedMutation()
-      if willSetListened { ChangePropagation.notify(slot, .willSet) }
+      // Parked while the write was in flight (it may have read the old value): fired late.
+      announceWillSet(slot, toGraph: willSetListened)
       if didSetListened { ChangePropagation.notify(slot, .didSet) }
       TrackingScope.noteMutationOnCurrentThread(slot)
     }
@@ -220,7 +221,19 @@ final class RegistrarStorage: @unchecked Sendable {
   @usableFromInline
   func willSet(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
-      if slot.beginMutation() { ChangePropagation.notify(slot, .willSet) }
+      announceWillSet(slot, toGraph: slot.beginMutation())
+    }
+  }
+
+  /// Delivers `willSet` of `slot` (its version already moved) to its parked one-shot and,
+  /// when `toGraph`, to its graph listeners.
+  @inline(__always)
+  private func announceWillSet(_ slot: PropertySlot, toGraph: Bool) {
+    let parked = slot.takeParkedOneShot()
+    if toGraph {
+      ChangePropagation.notify(slot, .willSet, firstCalling: parked)
+    } else if let parked {
+      OneShotObserver.fireParked(parked)
     }
   }
 
