@@ -21,8 +21,14 @@ final class AccessList: TrackingScope {
   /// (up to the first derived value, which must not be kept alive).
   private func finishUse() {
     reads.restart()
+    // Only a derived value needs releasing (the common list of property slots is kept as is).
+    guard readDerivedValue else { return }
+    readDerivedValue = false
     reads.trim(keeping: { !$0.isDerived })
   }
+
+  /// Whether a derived value was recorded since the last ``finishUse()``.
+  @exclusivity(unchecked) private var readDerivedValue = false
 
   /// The recorded reads, oldest first.
   var entries: UnsafeMutableBufferPointer<InputList.Input> { reads.inputs }
@@ -61,6 +67,7 @@ final class AccessList: TrackingScope {
 
   override func record(_ slot: SourceNode) {
     guard slot.isFirstRead(byScope: stamp) else { return }
+    if slot.isDerived { readDerivedValue = true }
     reads.append(slot, version: slot.version.load(ordering: .sequentiallyConsistent))
   }
 
@@ -81,7 +88,10 @@ final class AccessList: TrackingScope {
     }
     for entry in entries
     where entry.source._withUnsafeGuaranteedRef({ $0.isFirstRead(byScope: parentList.stamp) }) {
-      parentList.reads.append(entry.source.takeUnretainedValue(), version: entry.version)
+      entry.source._withUnsafeGuaranteedRef { source in
+        if source.isDerived { parentList.readDerivedValue = true }
+        parentList.reads.append(source, version: entry.version)
+      }
     }
   }
 }
