@@ -20,7 +20,8 @@ import Synchronization
 /// State: idle → queued (a change arrived) → running → idle, or cancelled from anywhere;
 /// every transition is made under the graph lock except a clean run's end (see `state`). A change that arrives while running marks the run dirty and the
 /// run repeats — at most ``rerunLimit`` times in a row, then it stops with a diagnostic
-/// naming the key path that kept invalidating it.
+/// naming the key path that kept invalidating it. The transitions a change or a cancellation
+/// makes are in `ContinuousObserver+Changes.swift`.
 final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// What runs: a plain closure (`observe`) or one that receives events.
   enum Body {
@@ -28,7 +29,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     case events(@Sendable (ObservationTracking.Event) -> Void)
   }
 
-  private enum Phase: UInt8 { case idle, queued, running, cancelled }
+  enum Phase: UInt8 { case idle, queued, running, cancelled }
 
   /// Consecutive self-invalidating re-runs allowed before the observer gives up.
   static let rerunLimit = 100
@@ -37,17 +38,17 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// re-run calls a stored closure without copying it out of an enum.
   private let plainBody: @Sendable () -> Void
   private let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
-  private let triggers: ObservationTracking.Options
-  private let scheduler: (any ObservationScheduler)?
+  let triggers: ObservationTracking.Options
+  let scheduler: (any ObservationScheduler)?
   /// `scheduler` when it is an ``ObservedValues`` iteration's parking lot, which parks whole
   /// observers (no closure per delivery); unretained (`scheduler` holds it).
   private let parking: Unmanaged<ChangeParkingLot>?
-  private let hasScheduler: Bool
+  let hasScheduler: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
   /// itself queues a new run instead of repeating the body inline.
-  private let parksRuns: Bool
-  private let label: String
+  let parksRuns: Bool
+  let label: String
   private let scope = ObserverScope()
 
   /// The phase, plus a "dirty while running" bit, in one atomic word. The graph lock guards
@@ -55,11 +56,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// thread makes with a compare-exchange and no lock. So whoever may meet a running
   /// observer under the lock (a change arriving, a cancellation) changes the word with an
   /// atomic read-modify-write, never a plain store.
-  private let state = Atomic<UInt8>(Phase.idle.rawValue)
-  private static let dirtyBit: UInt8 = 0x80
+  let state = Atomic<UInt8>(Phase.idle.rawValue)
+  static let dirtyBit: UInt8 = 0x80
 
   /// The current phase (graph lock, or the running thread).
-  private var phase: Phase {
+  var phase: Phase {
     // Acquiring: a phase a run's lock-free end published (idle) brings along everything
     // that run wrote.
     get { Phase(rawValue: state.load(ordering: .acquiring) & ~Self.dirtyBit).unsafelyUnwrapped }
@@ -68,26 +69,26 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   }
 
   /// Whether a change arrived while the body ran (graph lock).
-  private var dirtyWhileRunning: Bool { state.load(ordering: .acquiring) & Self.dirtyBit != 0 }
+  var dirtyWhileRunning: Bool { state.load(ordering: .acquiring) & Self.dirtyBit != 0 }
 
-  private var hasEventBody: Bool { eventBody != nil }
+  var hasEventBody: Bool { eventBody != nil }
 
   // Guarded by the graph lock.
-  @exclusivity(unchecked) private var pendingKind = ObservationTracking.Event.Kind.initial
+  @exclusivity(unchecked) var pendingKind = ObservationTracking.Event.Kind.initial
   /// The key path of the latest change: kept for event bodies and for the diagnostic of a
   /// self-invalidating run (resolved only then, to keep plain re-runs free of retains).
-  @exclusivity(unchecked) private var pendingKeyPath: AnyKeyPath?
+  @exclusivity(unchecked) var pendingKeyPath: AnyKeyPath?
   /// Set by the `receive` that moved idle → running for a synchronous delivery (no
   /// scheduler, no open transaction on the mutating thread); read by its own `deliver` on
   /// the same thread, which then runs without taking the lock again.
-  @exclusivity(unchecked) private var startedByReceive = false
-  @exclusivity(unchecked) private var startKind = ObservationTracking.Event.Kind.initial
-  @exclusivity(unchecked) private var startKeyPath: AnyKeyPath?
+  @exclusivity(unchecked) var startedByReceive = false
+  @exclusivity(unchecked) var startKind = ObservationTracking.Event.Kind.initial
+  @exclusivity(unchecked) var startKeyPath: AnyKeyPath?
   /// Whether the pending change certainly affects this observer (a property changed), as
   /// opposed to "a derived value it read may have changed" — then the run first pulls those
   /// derived values and is skipped when none of them actually changed (equality cut-off).
-  @exclusivity(unchecked) private var pendingIsCertain = false
-  @exclusivity(unchecked) private var startIsCertain = false
+  @exclusivity(unchecked) var pendingIsCertain = false
+  @exclusivity(unchecked) var startIsCertain = false
   /// The derived values the last run read, in order, with the versions it saw, retained
   /// (owned by the running thread, or under the graph lock while idle): ``inputsChanged()``
   /// pulls them with no lock. A run that reads the same ones again swaps no reference counts.
@@ -95,8 +96,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Whether the observer waits in a transaction's queue, which holds no retain of it
   /// (graph lock): a cancellation meanwhile retains it for the queue
   /// (`transactionHoldsRetain`), and ``runPostponed(_:)`` releases that.
-  @exclusivity(unchecked) private var isWaitingInTransaction = false
-  @exclusivity(unchecked) private var transactionHoldsRetain = false
+  @exclusivity(unchecked) var isWaitingInTransaction = false
+  @exclusivity(unchecked) var transactionHoldsRetain = false
   /// Link of the calling thread's transaction queue, and whether the observer is in it (see
   /// ``ObservationTransaction``; touched only by the thread whose transaction it is).
   @exclusivity(unchecked) var nextPostponed: Unmanaged<ContinuousObserver>?
@@ -104,10 +105,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Set by ``cancelObservation()``; read without the lock by a delivery whose run `receive`
   /// already started, so a cancel between the two (e.g. by another observer of the same
   /// change) keeps the body from starting after `cancel()` returned.
-  private let cancelRequested = Atomic<Bool>(false)
+  let cancelRequested = Atomic<Bool>(false)
   /// Set by a cancellation that found a run in progress, with the retain it took for that
   /// run (graph lock); the run releases it when it ends.
-  @exclusivity(unchecked) private var cancellationRetainsRun = false
+  @exclusivity(unchecked) var cancellationRetainsRun = false
   /// The last link confirmed by the current run (owned by the running thread).
   @exclusivity(unchecked) private var cursor: LinkPointer?
 
@@ -351,7 +352,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Lets go of the derived inputs (a cancelled observer; never under the graph lock: the
   /// last reference to a derived value deinitialises it, which takes that lock).
-  private func releaseDerivedInputs() {
+  func releaseDerivedInputs() {
     derivedInputs.restart()
     derivedInputs.trim()
   }
@@ -422,61 +423,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     _ = enqueue(kind: .didSet, link: link)
   }
 
-  /// Under the graph lock: records the change and says whether to deliver.
-  private func enqueue(kind: ObservationTracking.Event.Kind, link: LinkPointer?) -> Bool {
-    func keyPath() -> AnyKeyPath? {
-      link?.pointee.sourceNode._withUnsafeGuaranteedRef { $0.changeKeyPath }
-    }
-    let certain =
-      link.map { !$0.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived } } ?? true
-    switch phase {
-    case .cancelled:
-      return false
-    case .running:
-      pendingKind = kind
-      pendingKeyPath = keyPath()
-      pendingIsCertain = dirtyWhileRunning ? pendingIsCertain || certain : certain
-      // The running thread may end its run (→ idle) at the same moment: then start anew.
-      let (marked, now) = state.compareExchange(
-        expected: Phase.running.rawValue, desired: Phase.running.rawValue | Self.dirtyBit,
-        ordering: .acquiringAndReleasing)
-      if marked || now & Self.dirtyBit != 0 { return false }
-      return enqueue(kind: kind, link: link)
-    case .queued:
-      pendingKind = kind
-      pendingIsCertain = pendingIsCertain || certain
-      if hasEventBody { pendingKeyPath = keyPath() }
-      return false
-    case .idle:
-      // `receive` runs on the mutating thread: when delivery will be synchronous there, the
-      // run starts now (saves a lock round trip in `deliver`).
-      let transaction = ObservationTransaction.current
-      if !hasScheduler && transaction == nil {
-        phase = .running
-        ObservationWave.advance()
-        handsPendingRetainToQueue = true  // the run keeps the observer alive
-        startedByReceive = true
-        startKind = kind
-        startIsCertain = certain
-        if hasEventBody { startKeyPath = keyPath() }
-        return true
-      }
-      pendingKind = kind
-      pendingIsCertain = certain
-      if hasEventBody { pendingKeyPath = keyPath() }
-      phase = .queued
-      if !parksRuns, let transaction {
-        // Straight into this thread's transaction, with no delivery to queue and no retain
-        // (see `isWaitingInTransaction`).
-        isWaitingInTransaction = true
-        transaction._withUnsafeGuaranteedRef { $0.postpone(self) }
-        return false
-      }
-      handsPendingRetainToQueue = false
-      return true
-    }
-  }
-
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
     if startedByReceive {
       startedByReceive = false
@@ -498,41 +444,5 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     } else {
       runIfQueued()
     }
-  }
-
-  func cancelObservation() {
-    GraphLock.lock()
-    // An exchange: the running thread may be ending its run without the lock.
-    let previous = state.exchange(Phase.cancelled.rawValue, ordering: .acquiringAndReleasing)
-    let wasPhase = Phase(rawValue: previous & ~Self.dirtyBit).unsafelyUnwrapped
-    guard wasPhase != .cancelled else {
-      GraphLock.unlock()
-      return
-    }
-    cancelRequested.store(true, ordering: .releasing)
-    pendingKeyPath = nil
-    // A running body finishes on its own thread and unlinks everything at its end; it may
-    // hold no retain of its own (see the type's doc), so it gets one now.
-    if wasPhase == .running {
-      _ = Unmanaged.passUnretained(self).retain()
-      cancellationRetainsRun = true
-      GraphLock.unlock()
-      return
-    }
-    if isWaitingInTransaction && !transactionHoldsRetain {
-      // The queue reaches it after its owner may have let go.
-      _ = Unmanaged.passUnretained(self).retain()
-      transactionHoldsRetain = true
-    }
-    unlinkAllDependencies()
-    // No run can start any more: the inputs are this thread's to release, after the lock.
-    GraphLock.unlock()
-    releaseDerivedInputs()
-  }
-
-  private func describe(_ keyPath: AnyKeyPath?) -> String {
-    // Swift prints a computed property's key path without its name
-    // (`\Model.<computed 0x… (Int)>`); the type and value type still identify it.
-    keyPath.map { String(describing: $0) } ?? "an observed value"
   }
 }

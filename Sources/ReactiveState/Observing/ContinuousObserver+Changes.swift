@@ -1,0 +1,96 @@
+import Synchronization
+
+/// How changes and cancellations reach a ``ContinuousObserver``: state transitions made under
+/// the graph lock (the delivery that follows is the class's `deliver`).
+extension ContinuousObserver {
+  /// Under the graph lock: records the change and says whether to deliver.
+  func enqueue(kind: ObservationTracking.Event.Kind, link: LinkPointer?) -> Bool {
+    func keyPath() -> AnyKeyPath? {
+      link?.pointee.sourceNode._withUnsafeGuaranteedRef { $0.changeKeyPath }
+    }
+    let certain =
+      link.map { !$0.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived } } ?? true
+    switch phase {
+    case .cancelled:
+      return false
+    case .running:
+      pendingKind = kind
+      pendingKeyPath = keyPath()
+      pendingIsCertain = dirtyWhileRunning ? pendingIsCertain || certain : certain
+      // The running thread may end its run (→ idle) at the same moment: then start anew.
+      let (marked, now) = state.compareExchange(
+        expected: Phase.running.rawValue, desired: Phase.running.rawValue | Self.dirtyBit,
+        ordering: .acquiringAndReleasing)
+      if marked || now & Self.dirtyBit != 0 { return false }
+      return enqueue(kind: kind, link: link)
+    case .queued:
+      pendingKind = kind
+      pendingIsCertain = pendingIsCertain || certain
+      if hasEventBody { pendingKeyPath = keyPath() }
+      return false
+    case .idle:
+      // `receive` runs on the mutating thread: when delivery will be synchronous there, the
+      // run starts now (saves a lock round trip in `deliver`).
+      let transaction = ObservationTransaction.current
+      if !hasScheduler && transaction == nil {
+        phase = .running
+        ObservationWave.advance()
+        handsPendingRetainToQueue = true  // the run keeps the observer alive
+        startedByReceive = true
+        startKind = kind
+        startIsCertain = certain
+        if hasEventBody { startKeyPath = keyPath() }
+        return true
+      }
+      pendingKind = kind
+      pendingIsCertain = certain
+      if hasEventBody { pendingKeyPath = keyPath() }
+      phase = .queued
+      if !parksRuns, let transaction {
+        // Straight into this thread's transaction, with no delivery to queue and no retain
+        // (see `isWaitingInTransaction`).
+        isWaitingInTransaction = true
+        transaction._withUnsafeGuaranteedRef { $0.postpone(self) }
+        return false
+      }
+      handsPendingRetainToQueue = false
+      return true
+    }
+  }
+
+  func cancelObservation() {
+    GraphLock.lock()
+    // An exchange: the running thread may be ending its run without the lock.
+    let previous = state.exchange(Phase.cancelled.rawValue, ordering: .acquiringAndReleasing)
+    let wasPhase = Phase(rawValue: previous & ~Self.dirtyBit).unsafelyUnwrapped
+    guard wasPhase != .cancelled else {
+      GraphLock.unlock()
+      return
+    }
+    cancelRequested.store(true, ordering: .releasing)
+    pendingKeyPath = nil
+    // A running body finishes on its own thread and unlinks everything at its end; it may
+    // hold no retain of its own (see the type's doc), so it gets one now.
+    if wasPhase == .running {
+      _ = Unmanaged.passUnretained(self).retain()
+      cancellationRetainsRun = true
+      GraphLock.unlock()
+      return
+    }
+    if isWaitingInTransaction && !transactionHoldsRetain {
+      // The queue reaches it after its owner may have let go.
+      _ = Unmanaged.passUnretained(self).retain()
+      transactionHoldsRetain = true
+    }
+    unlinkAllDependencies()
+    // No run can start any more: the inputs are this thread's to release, after the lock.
+    GraphLock.unlock()
+    releaseDerivedInputs()
+  }
+
+  func describe(_ keyPath: AnyKeyPath?) -> String {
+    // Swift prints a computed property's key path without its name
+    // (`\Model.<computed 0x… (Int)>`); the type and value type still identify it.
+    keyPath.map { String(describing: $0) } ?? "an observed value"
+  }
+}
