@@ -20,6 +20,17 @@ enum ProfileLoops {
         model.count = i + 1
       }
       consume(fired.value)
+    case "roundtrip-mainactor":
+      MainActor.assumeIsolated {
+        let counter = MainActorCounter()
+        let fired = FireCounter()
+        for i in 0..<count {
+          ReactiveState.withObservationTracking(
+            { _ = counter.count }, onChange: { fired.value += 1 })
+          counter.count = i + 1
+        }
+        consume(fired.value)
+      }
     case "unread":
       ReactiveState.withObservationTracking({ _ = model.other }, onChange: {})
       for i in 0..<count { model.count = i + 1 }

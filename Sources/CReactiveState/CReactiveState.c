@@ -13,6 +13,44 @@ _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")
 
 rs_lock rs_graph_lock = {0};
 
+void rs_classify_thread(void) {
+#if defined(__linux__)
+  rs_thread.thread_kind = syscall(SYS_gettid) == getpid() ? 1 : 2;
+#else
+  rs_thread.thread_kind = 2;  // no confined fast path elsewhere
+#endif
+}
+
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <pthread.h>
+
+static int rs_barrier_state = 0;  // 1 available, 2 not
+static pthread_once_t rs_barrier_once = PTHREAD_ONCE_INIT;
+
+static void rs_register_process_barrier(void) {
+  long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  int usable = commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+               syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  rs_barrier_state = usable ? 1 : 2;
+}
+
+int rs_process_barrier_available(void) {
+  pthread_once(&rs_barrier_once, rs_register_process_barrier);
+  return rs_barrier_state == 1;
+}
+
+void rs_process_barrier(void) {
+  // The fence covers this thread; the system call, every other running thread.
+  atomic_thread_fence(memory_order_seq_cst);
+  syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  atomic_thread_fence(memory_order_seq_cst);
+}
+#else
+int rs_process_barrier_available(void) { return 0; }
+void rs_process_barrier(void) { atomic_thread_fence(memory_order_seq_cst); }
+#endif
+
 // Called from Swift (`_closureCodeAddress` in CallSite.swift) with a non-escaping closure
 // argument, which the Swift calling convention passes as (function, context) in the first two
 // argument registers: here, the two parameters. Not declared in the header, so Swift sees only

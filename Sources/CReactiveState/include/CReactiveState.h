@@ -24,6 +24,8 @@ typedef struct rs_thread_state {
   uint64_t observer_pool_count;
   /// Nonzero once a thread-exit handler that releases the cached objects above is set.
   uint64_t has_exit_cleanup;
+  /// Whether this is the process's main thread: 0 not known yet, 1 main, 2 another thread.
+  uint64_t thread_kind;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended
@@ -92,6 +94,24 @@ extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial
 static inline rs_thread_state *_Nonnull rs_current_thread(void) { return &rs_thread; }
 
 static inline void *_Nullable rs_current_scope(void) { return rs_thread.scope; }
+
+/// Classifies the calling thread (fills `thread_kind`).
+void rs_classify_thread(void);
+
+/// Whether the calling thread is the process's main thread (where the main actor runs).
+static inline int rs_is_main_thread(void) {
+  if (__builtin_expect(rs_thread.thread_kind == 0, 0)) rs_classify_thread();
+  return rs_thread.thread_kind == 1;
+}
+
+/// Whether ``rs_process_barrier`` is available (Linux `membarrier`, registered on first call).
+int rs_process_barrier_available(void);
+
+/// A full memory barrier on every running thread of the process (Linux `membarrier`,
+/// private expedited): the slow side of an asymmetric handshake whose fast side, on the
+/// main thread, uses plain stores and loads. Only valid once
+/// ``rs_process_barrier_available`` returned nonzero.
+void rs_process_barrier(void);
 
 static inline void rs_set_current_scope(void *_Nullable scope) { rs_thread.scope = scope; }
 

@@ -351,13 +351,17 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Under the graph lock: links the inputs of the last computation and checks their
   /// versions (links are published first, pairing with writers' version increments).
   private func linkInputs() {
+    var linkedConfinedSource = false
     for input in inputs.inputs {
       input.source._withUnsafeGuaranteedRef { source in
-        if !source.isDetached { ReactiveNode.link(source, to: self, version: input.version) }
+        guard !source.isDetached else { return }
+        ReactiveNode.link(source, to: self, version: input.version)
+        linkedConfinedSource = linkedConfinedSource || source.isConfinedToMainThread
       }
     }
     isUnlinked.store(false, ordering: .releasing)
-    rs_full_fence()
+    ReactiveNode.fenceAfterLinking(
+      confinedSourceFromAnotherThread: linkedConfinedSource && rs_is_main_thread() == 0)
     let changed = inputs.inputs.contains { input in
       input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
     }

@@ -34,10 +34,22 @@ public struct ObservationRegistrar: Sendable {
   /// Creates a registrar for one observable object.
   public init() { storage = RegistrarStorage() }
 
+  /// The registrar behind a ``MainActorObservationRegistrar``.
+  init(confinedToMainThread: Void) { storage = RegistrarStorage(confinedToMainThread: ()) }
+
   /// Records a read of `keyPath` when called inside a tracking scope; otherwise does nothing.
   @inlinable @inline(__always)
   public func access<Subject: Observable, Member>(
     _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
+  ) {
+    _access(subject, keyPathProvider: keyPath)
+  }
+
+  /// ``access(_:keyPath:)`` for wrappers that received the key path as an autoclosure
+  /// themselves (forwarding it as is keeps its call-site identity).
+  @inlinable @inline(__always)
+  public func _access<Subject: Observable, Member>(
+    _ subject: Subject, keyPathProvider keyPath: () -> KeyPath<Subject, Member>
   ) {
     if let scope = rs_current_scope() {
       let site = callSiteIdentity(keyPath)
@@ -64,6 +76,14 @@ public struct ObservationRegistrar: Sendable {
   public func willSet<Subject: Observable, Member>(
     _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
+    _willSet(subject, keyPathProvider: keyPath)
+  }
+
+  /// ``willSet(_:keyPath:)`` for wrappers that forward a key-path autoclosure.
+  @inlinable @inline(__always)
+  public func _willSet<Subject: Observable, Member>(
+    _ subject: Subject, keyPathProvider keyPath: () -> KeyPath<Subject, Member>
+  ) {
     if storage.hasSlots {
       _ = storage.willSet(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
     }
@@ -74,6 +94,14 @@ public struct ObservationRegistrar: Sendable {
   @inlinable @inline(__always)
   public func didSet<Subject: Observable, Member>(
     _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>
+  ) {
+    _didSet(subject, keyPathProvider: keyPath)
+  }
+
+  /// ``didSet(_:keyPath:)`` for wrappers that forward a key-path autoclosure.
+  @inlinable @inline(__always)
+  public func _didSet<Subject: Observable, Member>(
+    _ subject: Subject, keyPathProvider keyPath: () -> KeyPath<Subject, Member>
   ) {
     if storage.hasSlots {
       storage.didSet(storage.slot(site: callSiteIdentity(keyPath), keyPath: { keyPath() }))

@@ -1,3 +1,4 @@
+import CReactiveState
 import Synchronization
 
 /// The parked one-shot: a `withObservationTracking` registration whose `apply` read exactly
@@ -15,6 +16,11 @@ import Synchronization
 /// then looks at the word; an installer parks (a full barrier), then compares the version
 /// it read. One of the two sees the other; whoever clears the address owns the call, so it
 /// happens exactly once.
+///
+/// A property confined to the main thread (``MainActorObservationRegistrar``) parks and takes
+/// on the main thread only, with plain loads and stores: nobody else writes its word (an
+/// installer on another thread links into the graph instead), except the registrar's
+/// deinitialiser, which no access can overlap.
 extension PropertySlot {
   private static let addressMask: UInt64 = (1 << 48) - 1
   private static let tagUnit: UInt64 = 1 << 48
@@ -34,6 +40,11 @@ extension PropertySlot {
     let old = parkedOneShot.load(ordering: .relaxed)
     guard old & Self.addressMask == 0, address & ~Self.addressMask == 0 else { return nil }
     let parked = ((old & ~Self.addressMask) &+ Self.tagUnit) | address
+    if isConfinedToMainThread {
+      guard rs_is_main_thread() != 0 else { return nil }
+      parkedOneShot.store(parked, ordering: .relaxed)
+      return parked
+    }
     let (exchanged, _) = parkedOneShot.compareExchange(
       expected: old, desired: parked, ordering: .sequentiallyConsistent)
     return exchanged ? parked : nil
@@ -43,7 +54,12 @@ extension PropertySlot {
   /// deinitialiser) took it first — it then owns the observer, which must not be touched.
   @inline(__always)
   func reclaim(_ parked: UInt64) -> Bool {
-    parkedOneShot.compareExchange(
+    if isOwnedByCurrentThread {
+      guard parkedOneShot.load(ordering: .relaxed) == parked else { return false }
+      parkedOneShot.store(parked & ~Self.addressMask, ordering: .relaxed)
+      return true
+    }
+    return parkedOneShot.compareExchange(
       expected: parked, desired: parked & ~Self.addressMask, ordering: .sequentiallyConsistent
     ).exchanged
   }
@@ -53,6 +69,11 @@ extension PropertySlot {
   @inline(__always)
   func takeParkedOneShot() -> UnsafeMutableRawPointer? {
     var word = parkedOneShot.load(ordering: .sequentiallyConsistent)
+    if isOwnedByCurrentThread {
+      guard word & Self.addressMask > Self.closed else { return nil }
+      parkedOneShot.store(word & ~Self.addressMask, ordering: .relaxed)
+      return UnsafeMutableRawPointer(bitPattern: UInt(word & Self.addressMask))
+    }
     while word & Self.addressMask > Self.closed {
       let (exchanged, original) = parkedOneShot.compareExchange(
         expected: word, desired: word & ~Self.addressMask, ordering: .sequentiallyConsistent)

@@ -1,3 +1,4 @@
+import CReactiveState
 import Synchronization
 
 /// The dependency source for one observable property: (registrar, key path value).
@@ -42,13 +43,14 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// only (graph lock).
   @exclusivity(unchecked) var wideIndex: [AnyKeyPath: PropertySlot]?
 
-  init(keyPath: AnyKeyPath, next: PropertySlot?, ordinal: Int) {
+  init(keyPath: AnyKeyPath, next: PropertySlot?, ordinal: Int, confinedToMainThread: Bool) {
     self.ordinal = ordinal
     self.keyPath = keyPath
     self.next = next
     self.nextPointer = next.map { Unmanaged.passUnretained($0).toOpaque() }
     self.keyPathPointer = Unmanaged.passUnretained(keyPath).toOpaque()
     super.init()
+    isConfinedToMainThread = confinedToMainThread
   }
 
   override var changeKeyPath: AnyKeyPath? { keyPath }
@@ -129,25 +131,42 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// new version when it checks the one it read.
   @inline(__always)
   func endUnannouncedMutation() -> (willSet: Bool, didSet: Bool) {
-    version.wrappingAdd(2, ordering: .sequentiallyConsistent)
+    moveVersion(by: 2)
     return (
       willSetListeners.load(ordering: .sequentiallyConsistent) != 0,
       didSetListeners.load(ordering: .sequentiallyConsistent) != 0
     )
   }
 
+  /// Moves the version: an atomic increment (a full barrier), or — a main-thread-confined
+  /// property written on the main thread, its only writer — a plain store; other threads that
+  /// link to such a property pay for the barrier instead (see ``isConfinedToMainThread``).
+  @inline(__always)
+  private func moveVersion(by step: UInt64) {
+    if isOwnedByCurrentThread {
+      version.store(version.load(ordering: .relaxed) &+ step, ordering: .releasing)
+    } else {
+      version.wrappingAdd(step, ordering: .sequentiallyConsistent)
+    }
+  }
+
+  /// Whether this property is confined to the main thread and this is it: its version and
+  /// parking word are then this thread's alone to write.
+  @inline(__always)
+  var isOwnedByCurrentThread: Bool { isConfinedToMainThread && rs_is_main_thread() != 0 }
+
   /// `willSet`: makes the version odd and returns whether anyone listens to `willSet`.
   @inline(__always)
   func beginMutation() -> Bool {
     mutatingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
-    version.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    moveVersion(by: 1)
     return willSetListeners.load(ordering: .sequentiallyConsistent) != 0
   }
 
   /// `didSet`: makes the version even again and returns whether anyone listens to `didSet`.
   @inline(__always)
   func endMutation() -> Bool {
-    version.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    moveVersion(by: 1)
     return didSetListeners.load(ordering: .sequentiallyConsistent) != 0
   }
 }

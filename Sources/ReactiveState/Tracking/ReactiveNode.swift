@@ -169,9 +169,19 @@ class ReactiveNode: @unchecked Sendable {
     let link = ReactiveNode.link(source, to: self, after: cursor, version: version)
     // A write that landed between the read and this link saw no listener: catch it here
     // (the link is published first, so either the writer or this check sees the other).
-    rs_full_fence()
+    ReactiveNode.fenceAfterLinking(
+      confinedSourceFromAnotherThread: source.isConfinedToMainThread && rs_is_main_thread() == 0)
     if source.changedSince(version) { missedChange(at: link) }
     return link
+  }
+
+  /// The barrier between publishing new links and comparing their sources' versions: one of
+  /// the two sides of the handshake with writers sees the other. A full fence pairs with a
+  /// writer's atomic version increment; a link from another thread to a property confined to
+  /// the main thread (whose writer uses plain stores) needs a barrier on the main thread too.
+  @inline(__always)
+  static func fenceAfterLinking(confinedSourceFromAnotherThread: Bool) {
+    if confinedSourceFromAnotherThread { rs_process_barrier() } else { rs_full_fence() }
   }
 
   /// Under the graph lock: a source this running node just linked changed after it was

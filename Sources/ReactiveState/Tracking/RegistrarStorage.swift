@@ -13,7 +13,17 @@ final class RegistrarStorage: @unchecked Sendable {
   /// Head of the slot list, retained, as a raw pointer so it can live in an atomic.
   @usableFromInline let firstSlot = Atomic<UnsafeMutableRawPointer?>(nil)
 
-  @usableFromInline init() {}
+  /// Whether this registrar's properties are confined to the main thread (see
+  /// ``MainActorObservationRegistrar``).
+  let isConfinedToMainThread: Bool
+
+  @usableFromInline init() { isConfinedToMainThread = false }
+
+  /// A registrar whose properties are written, and tracked, on the main thread only. Without
+  /// a process-wide barrier on this system it behaves like any other.
+  init(confinedToMainThread: Void) {
+    isConfinedToMainThread = rs_process_barrier_available() != 0
+  }
 
   /// Whether any property of this registrar was ever read inside a tracking scope.
   @inlinable @inline(__always)
@@ -76,7 +86,8 @@ final class RegistrarStorage: @unchecked Sendable {
     {
       return slot
     }
-    let slot = PropertySlot(keyPath: keyPath, next: head, ordinal: count)
+    let slot = PropertySlot(
+      keyPath: keyPath, next: head, ordinal: count, confinedToMainThread: isConfinedToMainThread)
     if count >= Self.listLimit {
       var index = head?.wideIndex ?? [:]
       head?.wideIndex = nil

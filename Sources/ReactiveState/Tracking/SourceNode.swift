@@ -42,6 +42,12 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   @exclusivity(unchecked) final var didSetWalkWave: UInt64 = 0
   /// Set under the graph lock when the source is gone (its registrar was deallocated).
   @exclusivity(unchecked) final var isDetached = false
+  /// A property of a ``MainActorObservationRegistrar``: the main thread moves its version and
+  /// parks its one-shots with plain stores, so another thread that links to it and then
+  /// compares versions issues a process-wide barrier instead of a fence (see
+  /// ``ReactiveNode/fenceAfterLinking(confinedSourceFromAnotherThread:)``). Set before the
+  /// source is published.
+  @exclusivity(unchecked) final var isConfinedToMainThread = false
   /// Subscribers that react to `willSet` / to `didSet`, readable without the lock.
   final let willSetListeners = Atomic<Int>(0)
   final let didSetListeners = Atomic<Int>(0)

@@ -30,8 +30,15 @@ protocol ScriptModel: AnyObject, Sendable {
 }
 
 /// ReactiveState, written as the macro's expansion by hand (with the equality rule helper).
+///
+/// `confinedToMainThread`: the registrar of a ``MainActorObservationRegistrar`` (writes and
+/// tracked reads must then happen on the main thread).
 final class HandModel: ReactiveState.Observable, ScriptModel, @unchecked Sendable {
-  private let registrar = ReactiveState.ObservationRegistrar()
+  private let registrar: ReactiveState.ObservationRegistrar
+  init(confinedToMainThread: Bool = false) {
+    registrar =
+      confinedToMainThread ? mainThreadConfinedRegistrar() : ReactiveState.ObservationRegistrar()
+  }
   private var _a = 0
   private var _b = 0
   private var _c = 0

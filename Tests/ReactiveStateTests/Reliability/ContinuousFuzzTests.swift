@@ -182,14 +182,18 @@ import Testing
 
   /// Runs a script on ReactiveState.
   final class Execution: @unchecked Sendable {
-    var models: [HandModel?] = (0..<ContinuousFuzzTests.modelCount).map { _ in HandModel() }
+    var models: [HandModel?]
     var weakModels: [() -> HandModel?] = []
     var derived: [Computed<Int>] = []
     var tokens: [Int: ObservationToken] = [:]
     var canaries: [(id: Int, alive: () -> Bool)] = []
     var log: [String] = []
 
-    init() {
+    /// `confined`: models whose registrar is confined to the main thread.
+    init(confined: Bool = false) {
+      models = (0..<ContinuousFuzzTests.modelCount).map { _ in
+        HandModel(confinedToMainThread: confined)
+      }
       weakModels = models.map { model in { [weak model] in model } }
       derived = weakModels.map { model in Computed { (model()?.a ?? 0) + (model()?.b ?? 0) } }
     }
@@ -241,6 +245,17 @@ import Testing
   }
 
   @Test func randomScriptsMatchTheReferenceModel() {
+    compareWithTheReference(confined: false)
+  }
+
+  /// The same scripts on models confined to the main thread (the registrar inside
+  /// `MainActorObservationRegistrar`), run by a thread standing in for the main thread.
+  @Test func mainThreadConfinedModelsMatchTheReferenceModel() {
+    #expect(mainThreadConfinementIsAvailable)
+    actingAsMainThread { compareWithTheReference(confined: true) }
+  }
+
+  private func compareWithTheReference(confined: Bool) {
     let scripts = Fuzz.scriptCount
     var divergent = 0
     var duplicated = 0
@@ -248,7 +263,7 @@ import Testing
     for seed in 0..<UInt64(scripts) {
       let script = Self.generate(seed: seed)
       let expected = Reference.run(script)
-      let actual = Execution().run(script)
+      let actual = Execution(confined: confined).run(script)
       runs += expected.joined().count { $0.hasPrefix("run") }
       if expected != actual && Self.onlyRepeatsRuns(actual, of: expected) {
         duplicated += 1
@@ -257,7 +272,7 @@ import Testing
             Fuzz.report(
               "continuous fuzz (repeated run)", seed: seed, script: script,
               expectedName: "Reference", expected: { Reference.run($0) },
-              actual: { Execution().run($0) }))
+              actual: { Execution(confined: confined).run($0) }))
         }
       } else if expected != actual {
         divergent += 1
@@ -265,12 +280,12 @@ import Testing
           print(
             Fuzz.report(
               "continuous fuzz", seed: seed, script: script, expectedName: "Reference",
-              expected: { Reference.run($0) }, actual: { Execution().run($0) }))
+              expected: { Reference.run($0) }, actual: { Execution(confined: confined).run($0) }))
         }
       }
     }
     print(
-      "fuzz continuous: \(scripts) scripts, \(runs) runs compared, \(divergent) divergent, "
+      "fuzz continuous\(confined ? " (confined)" : ""): \(scripts) scripts, \(runs) runs compared, \(divergent) divergent, "
         + "\(duplicated) with only a repeated identical run")
     #expect(divergent == 0)
     // Found by this fuzzer: a property read again after a derived value that read it was

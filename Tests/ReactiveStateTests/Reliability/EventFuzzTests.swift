@@ -170,10 +170,17 @@ import Testing
 
   /// Runs a script on ReactiveState.
   final class Execution: @unchecked Sendable {
-    var strong: [HandModel?] = (0..<EventFuzzTests.modelCount).map { _ in HandModel() }
+    var strong: [HandModel?]
     lazy var weak: [() -> HandModel?] = strong.map { model in { [weak model] in model } }
     var log: [String] = []
     var canaries: [(id: Int, alive: () -> Bool)] = []
+
+    /// `confined`: models whose registrar is confined to the main thread.
+    init(confined: Bool = false) {
+      strong = (0..<EventFuzzTests.modelCount).map { _ in
+        HandModel(confinedToMainThread: confined)
+      }
+    }
 
     func value(_ read: Read) -> Int? {
       guard let model = weak[read.model]() else { return nil }
@@ -238,13 +245,24 @@ import Testing
   }
 
   @Test func randomScriptsMatchTheReferenceModel() {
+    compareWithTheReference(confined: false)
+  }
+
+  /// The same scripts on models confined to the main thread (the registrar inside
+  /// `MainActorObservationRegistrar`), run by a thread standing in for the main thread.
+  @Test func mainThreadConfinedModelsMatchTheReferenceModel() {
+    #expect(mainThreadConfinementIsAvailable)
+    actingAsMainThread { compareWithTheReference(confined: true) }
+  }
+
+  private func compareWithTheReference(confined: Bool) {
     let scripts = Fuzz.scriptCount
     var divergent = 0
     var events = 0
     for seed in 0..<UInt64(scripts) {
       let script = Self.generate(seed: seed)
       let expected = Reference.run(script)
-      let actual = Execution().run(script)
+      let actual = Execution(confined: confined).run(script)
       events += expected.joined().count { !$0.hasPrefix("alive") }
       if expected != actual {
         divergent += 1
@@ -252,11 +270,13 @@ import Testing
           print(
             Fuzz.report(
               "events fuzz", seed: seed, script: script, expectedName: "Reference",
-              expected: { Reference.run($0) }, actual: { Execution().run($0) }))
+              expected: { Reference.run($0) }, actual: { Execution(confined: confined).run($0) }))
         }
       }
     }
-    print("fuzz events: \(scripts) scripts, \(events) events compared, \(divergent) divergent")
+    print(
+      "fuzz events\(confined ? " (confined)" : ""): \(scripts) scripts, \(events) events compared, \(divergent) divergent"
+    )
     #expect(divergent == 0)
   }
 }

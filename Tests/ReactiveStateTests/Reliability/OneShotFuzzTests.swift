@@ -89,9 +89,12 @@ import Testing
     var log: [String] = []
     var canaries: [(id: Int, alive: () -> Bool)] = []
 
-    init(engine: Engine) {
+    /// `confined`: ReactiveState models whose registrar is confined to the main thread.
+    init(engine: Engine, confined: Bool = false) {
       self.engine = engine
-      let models = (0..<OneShotFuzzTests.modelCount).map { _ in engine.makeModel() }
+      let models = (0..<OneShotFuzzTests.modelCount).map { _ in
+        confined ? HandModel(confinedToMainThread: true) : engine.makeModel()
+      }
       strong = models
       weak = models.map { model in { [weak model] in model } }
     }
@@ -169,13 +172,25 @@ import Testing
   }
 
   @Test func randomScriptsMatchTheToolchain() {
+    compareWithTheToolchain(confined: false)
+  }
+
+  /// The same scripts on models whose registrar is confined to the main thread (the one
+  /// inside `MainActorObservationRegistrar`), run by a thread standing in for the main
+  /// thread: plain version moves and plain parking must not change a thing.
+  @Test func mainThreadConfinedModelsMatchTheToolchain() {
+    #expect(mainThreadConfinementIsAvailable)
+    actingAsMainThread { compareWithTheToolchain(confined: true) }
+  }
+
+  private func compareWithTheToolchain(confined: Bool) {
     let scripts = Fuzz.scriptCount
     var divergent = 0
     var fires = 0
     for seed in 0..<UInt64(scripts) {
       let script = Self.generate(seed: seed)
       let expected = Execution(engine: .observation).run(script)
-      let actual = Execution(engine: .reactiveState).run(script)
+      let actual = Execution(engine: .reactiveState, confined: confined).run(script)
       fires += expected.joined().count { $0.hasPrefix("fire") }
       if expected != actual {
         divergent += 1
@@ -184,12 +199,13 @@ import Testing
             Fuzz.report(
               "one-shot fuzz", seed: seed, script: script, expectedName: "Observation",
               expected: { Execution(engine: .observation).run($0) },
-              actual: { Execution(engine: .reactiveState).run($0) }))
+              actual: { Execution(engine: .reactiveState, confined: confined).run($0) }))
         }
       }
     }
+    let kind = confined ? "one-shot (confined)" : "one-shot"
     print(
-      "fuzz one-shot: \(scripts) scripts, \(fires) onChange calls compared, \(divergent) divergent")
+      "fuzz \(kind): \(scripts) scripts, \(fires) onChange calls compared, \(divergent) divergent")
     #expect(divergent == 0)
     #expect(fires > scripts, "the scripts exercise firing")
   }

@@ -1,0 +1,21 @@
+@testable import ReactiveState
+
+/// A plain ``ObservationRegistrar`` whose properties are confined to the main thread, as
+/// inside ``MainActorObservationRegistrar`` — without the `@MainActor` API, so the tests'
+/// nonisolated models (and the differential fuzzers) can run the confined protocol, and
+/// exercise its slow side (another thread linking) on purpose.
+func mainThreadConfinedRegistrar() -> ObservationRegistrar {
+  ObservationRegistrar(confinedToMainThread: ())
+}
+
+/// Whether registrars made by ``mainThreadConfinedRegistrar()`` really are confined here
+/// (the process-wide barrier exists on this system).
+var mainThreadConfinementIsAvailable: Bool {
+  RegistrarStorage(confinedToMainThread: ()).isConfinedToMainThread
+}
+
+/// Runs `body` with the calling thread standing in for the main thread, which owns confined
+/// properties (the test harness runs main-actor work off the main thread on Linux).
+func actingAsMainThread<T>(_ body: () throws -> T) rethrows -> T {
+  try MainThreadConfinement.actingAsMainThread(body)
+}
