@@ -33,7 +33,7 @@ private func benchmarkContinuousRerun(_ harness: BenchmarkHarness) {
   let forms: [(name: String, goal: Double, read: () -> Int, write: (Int) -> Void)] = [
     ("continuous re-run, 1 dependency (mutate → re-run)", 10, { hand.count }, { hand.count = $0 }),
     (
-      "  same, @Tracked model (the fastest authoring form)", 30, { tracked.count },
+      "  same, @Tracked model (the fastest form for observe)", 30, { tracked.count },
       { tracked.count = $0 }
     ),
   ]

@@ -169,3 +169,31 @@ final class Settings: ObservableObject, @unchecked Sendable {
   #expect(seen.values == ["font size 14", "still light"])
 }
 // README: end
+
+// README: main-actor-model
+@MainActor final class Counter: Observable {
+  private let registrar = MainActorObservationRegistrar()
+  private var _count = 0
+
+  var count: Int {
+    get {
+      registrar.access(self, keyPath: \.count)
+      return _count
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.count, replacing: _count, with: newValue) {
+        _count = newValue
+      }
+    }
+  }
+}
+
+@MainActor @Test func mainActorModel() {
+  let counter = Counter()
+  let seen = Recorder<String>()
+  withObservationTracking { _ = counter.count } onChange: { seen.values.append("changed") }
+  counter.count = 1
+  counter.count = 2  // one-shot: already fired
+  #expect(seen.values == ["changed"])
+}
+// README: end
