@@ -11,23 +11,33 @@ import Synchronization
 @usableFromInline
 final class RegistrarStorage: @unchecked Sendable {
   /// Head of the slot list, retained, as a raw pointer so it can live in an atomic.
-  @usableFromInline let firstSlot = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// Head of the slot list (a retained `PropertySlot`'s address), with bit 0 set when the
+  /// registrar is confined to the main thread: one word, so a registrar that was never
+  /// observed stays as small as the object header plus one word.
+  @usableFromInline let head: Atomic<UInt>
+  private static let confinedBit: UInt = 1
 
   /// Whether this registrar's properties are confined to the main thread (see
   /// ``MainActorObservationRegistrar``).
-  let isConfinedToMainThread: Bool
+  var isConfinedToMainThread: Bool { head.load(ordering: .relaxed) & Self.confinedBit != 0 }
 
-  @usableFromInline init() { isConfinedToMainThread = false }
+  @usableFromInline init() { head = Atomic(0) }
 
   /// A registrar whose properties are written, and tracked, on the main thread only. Without
   /// a process-wide barrier on this system it behaves like any other.
   init(confinedToMainThread: Void) {
-    isConfinedToMainThread = rs_process_barrier_available() != 0
+    head = Atomic(rs_process_barrier_available() != 0 ? Self.confinedBit : 0)
   }
 
   /// Whether any property of this registrar was ever read inside a tracking scope.
   @inlinable @inline(__always)
-  var hasSlots: Bool { firstSlot.load(ordering: .relaxed) != nil }
+  var hasSlots: Bool { head.load(ordering: .relaxed) > 1 }
+
+  /// The first slot's address, if any (an acquiring load: the slot was published with it).
+  @inline(__always)
+  private var firstSlotAddress: UnsafeMutableRawPointer? {
+    UnsafeMutableRawPointer(bitPattern: head.load(ordering: .acquiring) & ~Self.confinedBit)
+  }
 
   // MARK: - Lookup
 
@@ -36,7 +46,7 @@ final class RegistrarStorage: @unchecked Sendable {
   /// as the caller's access to the observed object.
   @inline(__always)
   private func firstSlot(where match: (PropertySlot) -> Bool) -> Unmanaged<PropertySlot>? {
-    var cursor = firstSlot.load(ordering: .acquiring)
+    var cursor = firstSlotAddress
     while let raw = cursor {
       let slot = Unmanaged<PropertySlot>.fromOpaque(raw)
       if slot._withUnsafeGuaranteedRef(match) { return slot }
@@ -52,7 +62,7 @@ final class RegistrarStorage: @unchecked Sendable {
   private static let listLimit = 8
 
   private var headSlot: PropertySlot? {
-    firstSlot.load(ordering: .acquiring).map {
+    firstSlotAddress.map {
       Unmanaged<PropertySlot>.fromOpaque($0).takeUnretainedValue()
     }
   }
@@ -101,7 +111,9 @@ final class RegistrarStorage: @unchecked Sendable {
       index[keyPath] = slot
       slot.wideIndex = index
     }
-    firstSlot.store(Unmanaged.passRetained(slot).toOpaque(), ordering: .sequentiallyConsistent)
+    let address = UInt(bitPattern: Unmanaged.passRetained(slot).toOpaque())
+    self.head.store(
+      address | (isConfinedToMainThread ? Self.confinedBit : 0), ordering: .sequentiallyConsistent)
     return slot
   }
 
@@ -266,7 +278,7 @@ final class RegistrarStorage: @unchecked Sendable {
   }
 
   deinit {
-    guard let first = firstSlot.load(ordering: .acquiring) else { return }
+    guard let first = firstSlotAddress else { return }
     let head = Unmanaged<PropertySlot>.fromOpaque(first).takeRetainedValue()
     ChangePropagation.detach(head)
   }
