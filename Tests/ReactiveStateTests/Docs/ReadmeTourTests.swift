@@ -191,7 +191,11 @@ final class Settings: ObservableObject, @unchecked Sendable {
 @MainActor @Test func mainActorModel() {
   let counter = Counter()
   let seen = Recorder<String>()
-  withObservationTracking { _ = counter.count } onChange: { seen.values.append("changed") }
+  withObservationTracking {
+    _ = counter.count
+  } onChange: {
+    seen.values.append("changed")
+  }
   counter.count = 1
   counter.count = 2  // one-shot: already fired
   #expect(seen.values == ["changed"])
