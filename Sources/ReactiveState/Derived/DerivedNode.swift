@@ -360,8 +360,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       }
     }
     isUnlinked.store(false, ordering: .releasing)
-    ReactiveNode.fenceAfterLinking(
-      confinedSourceFromAnotherThread: linkedConfinedSource && rs_is_main_thread() == 0)
+    ReactiveNode.fenceAfterLinking {
+      linkedConfinedSource
+        && inputs.inputs.contains {
+          $0.source._withUnsafeGuaranteedRef { $0.needsProcessBarrierAfterLinking }
+        }
+    }
     let changed = inputs.inputs.contains { input in
       input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
     }

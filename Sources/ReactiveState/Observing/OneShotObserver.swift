@@ -205,8 +205,12 @@ enum OneShotInstallation {
         linkedConfinedSource = linkedConfinedSource || slot.isConfinedToMainThread
       }
     }
-    ReactiveNode.fenceAfterLinking(
-      confinedSourceFromAnotherThread: linkedConfinedSource && rs_is_main_thread() == 0)
+    ReactiveNode.fenceAfterLinking {
+      linkedConfinedSource
+        && list.entries.contains {
+          $0.source._withUnsafeGuaranteedRef { $0.needsProcessBarrierAfterLinking }
+        }
+    }
     for entry in list.entries
     where entry.source._withUnsafeGuaranteedRef({ $0.changedSince(entry.version) }) {
       return entry.source.takeUnretainedValue()

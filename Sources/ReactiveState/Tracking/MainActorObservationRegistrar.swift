@@ -22,9 +22,11 @@ import CReactiveState
 /// read-modify-write of its own left (the caller's closure still has its reference counts).
 /// The price is paid by other threads instead, and only when one of them links to such a
 /// property (a derived value subscribed from a background observer, say): that link issues
-/// a process-wide barrier (Linux `membarrier`, a few microseconds) before it compares
+/// a process-wide barrier (Linux `membarrier`, about a microsecond) before it compares
 /// versions. Observers and derived values may still be anywhere; every guarantee of the
-/// plain registrar holds. Where the system offers no such barrier, it behaves exactly like
+/// plain registrar holds. Where the main actor runs on another thread than the process's
+/// main thread (some test harnesses), that thread uses the atomic protocol and nobody pays
+/// the barrier; where the system offers no such barrier, it behaves exactly like
 /// ``ObservationRegistrar``.
 ///
 /// Like Observation's registrar, it is equal to and hashes like every other registrar and

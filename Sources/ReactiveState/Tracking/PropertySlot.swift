@@ -144,6 +144,11 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   @inline(__always)
   private func moveVersion(by step: UInt64) {
     if isOwnedByCurrentThread {
+      if !hadPlainWrite.load(ordering: .relaxed) {
+        // Once: a linker that then sees the flag unset is seen by every later plain move.
+        hadPlainWrite.store(true, ordering: .relaxed)
+        rs_full_fence()
+      }
       version.store(version.load(ordering: .relaxed) &+ step, ordering: .releasing)
     } else {
       version.wrappingAdd(step, ordering: .sequentiallyConsistent)

@@ -169,19 +169,20 @@ class ReactiveNode: @unchecked Sendable {
     let link = ReactiveNode.link(source, to: self, after: cursor, version: version)
     // A write that landed between the read and this link saw no listener: catch it here
     // (the link is published first, so either the writer or this check sees the other).
-    ReactiveNode.fenceAfterLinking(
-      confinedSourceFromAnotherThread: source.isConfinedToMainThread && rs_is_main_thread() == 0)
+    ReactiveNode.fenceAfterLinking { source.needsProcessBarrierAfterLinking }
     if source.changedSince(version) { missedChange(at: link) }
     return link
   }
 
   /// The barrier between publishing new links and comparing their sources' versions: one of
   /// the two sides of the handshake with writers sees the other. A full fence pairs with a
-  /// writer's atomic version increment; a link from another thread to a property confined to
-  /// the main thread (whose writer uses plain stores) needs a barrier on the main thread too.
+  /// writer's atomic version increment; a link from another thread to a property that the
+  /// main thread writes with plain stores needs a barrier on the main thread too (see
+  /// ``SourceNode/needsProcessBarrierAfterLinking``, checked after the fence).
   @inline(__always)
-  static func fenceAfterLinking(confinedSourceFromAnotherThread: Bool) {
-    if confinedSourceFromAnotherThread { rs_process_barrier() } else { rs_full_fence() }
+  static func fenceAfterLinking(needsProcessBarrier: () -> Bool) {
+    rs_full_fence()
+    if needsProcessBarrier() { rs_process_barrier() }
   }
 
   /// Under the graph lock: a source this running node just linked changed after it was

@@ -1,3 +1,4 @@
+import CReactiveState
 import Synchronization
 
 /// The mutation edges a subscriber reacts to.
@@ -44,10 +45,23 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   @exclusivity(unchecked) final var isDetached = false
   /// A property of a ``MainActorObservationRegistrar``: the main thread moves its version and
   /// parks its one-shots with plain stores, so another thread that links to it and then
-  /// compares versions issues a process-wide barrier instead of a fence (see
-  /// ``ReactiveNode/fenceAfterLinking(confinedSourceFromAnotherThread:)``). Set before the
-  /// source is published.
+  /// compares versions issues a process-wide barrier, not just a fence (see
+  /// ``ReactiveNode/fenceAfterLinking(needsProcessBarrier:)``). Set before the source is
+  /// published.
   @exclusivity(unchecked) final var isConfinedToMainThread = false
+  /// Set, then fenced, by the first plain version move (the main thread writing a confined
+  /// property). Until then every move was atomic — the main actor may run on another thread,
+  /// as in some test harnesses — and a linker needs no process-wide barrier.
+  final let hadPlainWrite = Atomic<Bool>(false)
+
+  /// Whether a thread that just linked to this source (and fenced) must also issue a
+  /// process-wide barrier before comparing versions: a confined property that the main
+  /// thread writes with plain stores, linked from another thread.
+  @inline(__always)
+  final var needsProcessBarrierAfterLinking: Bool {
+    isConfinedToMainThread && hadPlainWrite.load(ordering: .relaxed)
+      && rs_is_main_thread() == 0
+  }
   /// Subscribers that react to `willSet` / to `didSet`, readable without the lock.
   final let willSetListeners = Atomic<Int>(0)
   final let didSetListeners = Atomic<Int>(0)
