@@ -33,9 +33,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// (the value is current and its storage may be read without the compute lock); 0 is
   /// current. A refresh ends with a compare-exchange from `refreshing`, so a stale mark that
   /// arrived meanwhile wins; every stale mark clears `lockFreeReadable`.
-  final let freshness = Atomic<UInt8>(DerivedNode.stale)
+  @usableFromInline final let freshness = Atomic<UInt8>(DerivedNode.stale)
   static let stale: UInt8 = 1
-  static let lockFreeReadable: UInt8 = 2
+  @inlinable static var lockFreeReadable: UInt8 { 2 }
   static let refreshing: UInt8 = 4
 
   /// Whether the value may differ from the one its version stands for: an input may have
@@ -253,7 +253,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// tracking scope. False sends the caller down ``refreshKeepingLock(forSubscriber:)`` —
   /// so does a read of this node from inside its own computation (it is never lock-free
   /// readable then), which reports the cycle there.
-  @usableFromInline
+  @inlinable @inline(__always)
   final func beginLockFreeRead() -> Bool {
     guard freshness.load(ordering: .acquiring) == Self.lockFreeReadable else { return false }
     if let scope = rs_current_scope() {

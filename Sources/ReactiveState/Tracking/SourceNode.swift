@@ -25,7 +25,7 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   final let mutatingThread = Atomic<UInt64>(0)
   /// Stamp of the last tracking scope that recorded this source (a cheap duplicate filter; a
   /// race between threads only produces a harmless duplicate entry).
-  final let lastReaderStamp = Atomic<UInt64>(0)
+  @usableFromInline final let lastReaderStamp = Atomic<UInt64>(0)
 
   /// Whether this is the first read of the source by the scope stamped `stamp` (and marks
   /// it read). A race between threads only lets a duplicate through, which callers tolerate.

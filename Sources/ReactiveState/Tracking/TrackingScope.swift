@@ -12,7 +12,7 @@ class TrackingScope {
   @exclusivity(unchecked) private(set) var parent: UnsafeMutableRawPointer?
   /// Unique per scope per thread (thread id in the high bits), used by
   /// ``PropertySlot/lastReaderStamp`` as a duplicate filter.
-  @exclusivity(unchecked) private(set) var stamp: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline private(set) var stamp: UInt64 = 0
   /// Call site and registrar of the last recorded read: a repeated read of the same
   /// property costs two compares.
   @exclusivity(unchecked) @usableFromInline final var lastSite: UnsafeRawPointer?
@@ -35,11 +35,11 @@ class TrackingScope {
 
   /// Records a read. Subclasses decide what a read means; each starts by filtering repeats
   /// with ``SourceNode/isFirstRead(byScope:)``.
-  func record(_ slot: SourceNode) {}
+  @usableFromInline func record(_ slot: SourceNode) {}
 
   /// Records a read unless this scope already recorded `source` (its stamp says so): a
   /// repeated read costs a load and a compare, no call.
-  @inline(__always)
+  @inlinable @inline(__always)
   final func recordIfNew(_ source: SourceNode) {
     if source.lastReaderStamp.load(ordering: .relaxed) != stamp { record(source) }
   }
