@@ -23,8 +23,9 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     super.init(interest: .willSet, handsPendingRetainToQueue: true)
   }
 
-  /// Links an observer for every slot in `list`, or calls `onChange` right away when a
-  /// recorded slot changed after it was read (the change the toolchain would lose).
+  /// Parks an observer in the slot of the one property `list` holds, or links one for every
+  /// slot in it — or calls `onChange` right away when a recorded slot changed after it was
+  /// read (the change the toolchain would lose).
   static func install(_ list: AccessList, onChange: consuming @escaping @Sendable () -> Void) {
     // Carries the registration's retain, and owns the callback it was handed, so arming
     // costs no reference counting.
@@ -37,11 +38,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
       OneShotInstallation.install(list, observer) { observer.isFinished = true }
     }
     if linked { return }
-    let callback = observer._withUnsafeGuaranteedRef { observer in
-      let callback = observer.takeCallback()
-      observer.recycle()
-      return callback
-    }
+    let callback = observer._withUnsafeGuaranteedRef { $0.retire() }
     if missed != nil { callback() }
   }
 
@@ -71,10 +68,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   /// Fires a registration taken out of a slot's parking word (its retain comes with it).
   static func fireParked(_ raw: UnsafeMutableRawPointer) {
     let callback = Unmanaged<OneShotObserver>.fromOpaque(raw)._withUnsafeGuaranteedRef {
-      observer in
-      let callback = observer.takeCallback()
-      observer.recycle()
-      return callback
+      $0.retire()
     }
     callback()
   }
@@ -108,6 +102,15 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
       observer.onChange = onChange
     }
     return observer
+  }
+
+  /// Ends this finished observer's registration (consuming its retain): returns the user's
+  /// closure, for the caller to call or drop, and keeps the observer for reuse. Nothing may
+  /// touch the observer afterwards.
+  private func retire() -> @Sendable () -> Void {
+    let callback = takeCallback()
+    recycle()
+    return callback
   }
 
   /// Moves the user's closure out (no reference counting), leaving a no-op behind.
@@ -157,8 +160,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   }
 
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
-    let callback = takeCallback()
-    recycle()
+    let callback = retire()
     // The user's closure is released when this returns.
     if event == .willSet { callback() }
   }
