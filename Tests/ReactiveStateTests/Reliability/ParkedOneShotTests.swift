@@ -130,3 +130,28 @@ private final class CallOnceProbe: @unchecked Sendable {
     return true
   }
 }
+
+/// Where registrations go: the first one-property one-shot parks, the rest link.
+@Suite struct ParkingPlacementTests {
+  @Test func onlyAOnePropertyOneShotWithNoOtherWillSetListenerParks() {
+    let probe = ParkingProbe()
+    let calls = Box<[String]>([])
+    ReactiveState.withObservationTracking(
+      { _ = probe.value + probe.other }, onChange: { calls.value.append("two properties") })
+    #expect(!probe.valueHasParkedOneShot, "two properties read: linked")
+    #expect(probe.valueWillSetListeners == 1)
+    probe.other = 1  // fires and unlinks it
+    #expect(probe.valueWillSetListeners == 0)
+
+    ReactiveState.withObservationTracking(
+      { _ = probe.value }, onChange: { calls.value.append("a") })
+    #expect(probe.valueHasParkedOneShot, "one property, nobody else listening: parked")
+    #expect(probe.valueWillSetListeners == 0)
+    ReactiveState.withObservationTracking(
+      { _ = probe.value }, onChange: { calls.value.append("b") })
+    #expect(probe.valueWillSetListeners == 1, "the place is taken: the second one links")
+    probe.value = 1
+    #expect(calls.value == ["two properties", "a", "b"])
+    #expect(!probe.valueHasParkedOneShot && probe.valueWillSetListeners == 0, "all gone")
+  }
+}
