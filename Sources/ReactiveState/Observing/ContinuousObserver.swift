@@ -38,8 +38,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// re-run calls a stored closure without copying it out of an enum.
   private let plainBody: @Sendable () -> Void
   private let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
-  let triggers: ObservationTracking.Options
-  let scheduler: (any ObservationScheduler)?
+  private let triggers: ObservationTracking.Options
+  private let scheduler: (any ObservationScheduler)?
   /// `scheduler` when it is an ``ObservedValues`` iteration's parking lot, which parks whole
   /// observers (no closure per delivery); unretained (`scheduler` holds it).
   private let parking: Unmanaged<ChangeParkingLot>?
@@ -48,7 +48,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// update pass): transactions do not run it at their end, and a change made by the run
   /// itself queues a new run instead of repeating the body inline.
   let parksRuns: Bool
-  let label: String
+  private let label: String
   private let scope = ObserverScope()
 
   /// The phase, plus a "dirty while running" bit, in one atomic word. The graph lock guards
