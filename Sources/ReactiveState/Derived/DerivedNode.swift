@@ -351,21 +351,13 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Under the graph lock: links the inputs of the last computation and checks their
   /// versions (links are published first, pairing with writers' version increments).
   private func linkInputs() {
-    var linkedConfinedSource = false
     for input in inputs.inputs {
       input.source._withUnsafeGuaranteedRef { source in
-        guard !source.isDetached else { return }
-        ReactiveNode.link(source, to: self, version: input.version)
-        linkedConfinedSource = linkedConfinedSource || source.isConfinedToMainThread
+        if !source.isDetached { ReactiveNode.link(source, to: self, version: input.version) }
       }
     }
     isUnlinked.store(false, ordering: .releasing)
-    ReactiveNode.fenceAfterLinking {
-      linkedConfinedSource
-        && inputs.inputs.contains {
-          $0.source._withUnsafeGuaranteedRef { $0.needsProcessBarrierAfterLinking }
-        }
-    }
+    ReactiveNode.fenceAfterLinking(to: inputs.inputs)
     let changed = inputs.inputs.contains { input in
       input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
     }

@@ -198,21 +198,14 @@ enum OneShotInstallation {
   /// writer bumps the version before reading the count: one of the two sides sees the other.
   private static func link(_ list: AccessList, to observer: ReactiveNode) -> SourceNode? {
     pass &+= 1
-    var linkedConfinedSource = false
     for entry in list.entries {
       entry.source._withUnsafeGuaranteedRef { slot in
         guard slot.installMark != pass, !slot.isDetached else { return }
         slot.installMark = pass
         ReactiveNode.link(slot, to: observer, version: entry.version)
-        linkedConfinedSource = linkedConfinedSource || slot.isConfinedToMainThread
       }
     }
-    ReactiveNode.fenceAfterLinking {
-      linkedConfinedSource
-        && list.entries.contains {
-          $0.source._withUnsafeGuaranteedRef { $0.needsProcessBarrierAfterLinking }
-        }
-    }
+    ReactiveNode.fenceAfterLinking(to: list.entries)
     for entry in list.entries
     where entry.source._withUnsafeGuaranteedRef({ $0.changedSince(entry.version) }) {
       return entry.source.takeUnretainedValue()

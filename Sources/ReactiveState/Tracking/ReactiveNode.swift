@@ -169,20 +169,30 @@ class ReactiveNode: @unchecked Sendable {
     let link = ReactiveNode.link(source, to: self, after: cursor, version: version)
     // A write that landed between the read and this link saw no listener: catch it here
     // (the link is published first, so either the writer or this check sees the other).
-    ReactiveNode.fenceAfterLinking { source.needsProcessBarrierAfterLinking }
+    ReactiveNode.fenceAfterLinking(to: source)
     if source.changedSince(version) { missedChange(at: link) }
     return link
   }
 
-  /// The barrier between publishing new links and comparing their sources' versions: one of
-  /// the two sides of the handshake with writers sees the other. A full fence pairs with a
+  /// The barrier between publishing new links to `sources` and comparing their versions: one
+  /// of the two sides of the handshake with writers sees the other. A full fence pairs with a
   /// writer's atomic version increment; a link from another thread to a property that the
   /// main thread writes with plain stores needs a barrier on the main thread too (see
   /// ``SourceNode/needsProcessBarrierAfterLinking``, checked after the fence).
   @inline(__always)
-  static func fenceAfterLinking(needsProcessBarrier: () -> Bool) {
+  static func fenceAfterLinking(to sources: UnsafeMutableBufferPointer<InputList.Input>) {
     rs_full_fence()
-    if needsProcessBarrier() { rs_process_barrier() }
+    let needsProcessBarrier = sources.contains {
+      $0.source._withUnsafeGuaranteedRef { $0.needsProcessBarrierAfterLinking }
+    }
+    if needsProcessBarrier { rs_process_barrier() }
+  }
+
+  /// ``fenceAfterLinking(to:)`` for one source.
+  @inline(__always)
+  static func fenceAfterLinking(to source: SourceNode) {
+    rs_full_fence()
+    if source.needsProcessBarrierAfterLinking { rs_process_barrier() }
   }
 
   /// Under the graph lock: a source this running node just linked changed after it was

@@ -46,7 +46,7 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   /// A property of a ``MainActorObservationRegistrar``: the main thread moves its version and
   /// parks its one-shots with plain stores, so another thread that links to it and then
   /// compares versions issues a process-wide barrier, not just a fence (see
-  /// ``ReactiveNode/fenceAfterLinking(needsProcessBarrier:)``). Set before the source is
+  /// ``ReactiveNode/fenceAfterLinking(to:)``). Set before the source is
   /// published.
   @exclusivity(unchecked) final var isConfinedToMainThread = false
   /// Set, then fenced, by the first plain version move (the main thread writing a confined
