@@ -34,7 +34,8 @@ protocol ScriptModel: AnyObject, Sendable {
 /// `confinedToMainThread`: the registrar of a ``MainActorObservationRegistrar`` (writes and
 /// tracked reads must then happen on the main thread).
 final class HandModel: ReactiveState.Observable, ScriptModel, @unchecked Sendable {
-  private let registrar: ReactiveState.ObservationRegistrar
+  /// Internal, not private: `EngineTestHooks.swift` inspects its slots.
+  let registrar: ReactiveState.ObservationRegistrar
   init(confinedToMainThread: Bool = false) {
     registrar =
       confinedToMainThread ? mainThreadConfinedRegistrar() : ReactiveState.ObservationRegistrar()

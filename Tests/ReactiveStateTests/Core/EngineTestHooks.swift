@@ -21,37 +21,15 @@ func actingAsMainThread<T>(_ body: () throws -> T) rethrows -> T {
   try MainThreadConfinement.actingAsMainThread(body)
 }
 
-/// A model whose property slot tests can inspect: whether a one-shot registration is parked
-/// in it rather than linked into the graph.
-final class ParkingProbe: ReactiveState.Observable, @unchecked Sendable {
-  private let registrar = ObservationRegistrar()
-  private var stored = 0
-  private var storedOther = 0
-
-  var value: Int {
-    get {
-      registrar.access(self, keyPath: \.value)
-      return stored
-    }
-    set { registrar.withMutation(of: self, keyPath: \.value) { stored = newValue } }
+/// What a `HandModel`'s slot for `a` holds: whether a one-shot registration is parked in it
+/// rather than linked into the graph, and how many graph listeners react to its `willSet`.
+extension HandModel {
+  var aHasParkedOneShot: Bool {
+    registrar.storage.existingSlot(for: \HandModel.a)?.hasParkedOneShot ?? false
   }
 
-  var other: Int {
-    get {
-      registrar.access(self, keyPath: \.other)
-      return storedOther
-    }
-    set { registrar.withMutation(of: self, keyPath: \.other) { storedOther = newValue } }
-  }
-
-  /// Whether a registration waits in `value`'s parking word.
-  var valueHasParkedOneShot: Bool {
-    registrar.storage.existingSlot(for: \ParkingProbe.value)?.hasParkedOneShot ?? false
-  }
-
-  /// How many graph listeners react to `willSet` of `value`.
-  var valueWillSetListeners: Int {
-    registrar.storage.existingSlot(for: \ParkingProbe.value)?.willSetListeners.load(
-      ordering: .relaxed) ?? 0
+  var aWillSetListeners: Int {
+    registrar.storage.existingSlot(for: \HandModel.a)?.willSetListeners.load(ordering: .relaxed)
+      ?? 0
   }
 }

@@ -6,10 +6,11 @@ import Testing
 /// differential fuzzers also run every script on its confined registrar), plus the slow side
 /// of its handshake — another thread linking to a confined property while the owner writes.
 @Suite struct MainActorRegistrarTests {
-  /// The public form, end to end: one-shot (with a re-arm), continuous, a derived value, and
-  /// the macro's equality rule (an equal assignment notifies nobody).
+  /// The public form, end to end, on the README tour's main-actor `Counter`: one-shot (with a
+  /// re-arm), continuous, a derived value, and the macro's equality rule (an equal assignment
+  /// notifies nobody).
   @MainActor @Test func aMainActorModelBehavesLikeAnyOther() {
-    let model = MainActorModel()
+    let model = Counter()
     let oneShots = Box<[Int]>([])
     @Sendable func arm() {
       MainActor.assumeIsolated {
@@ -96,23 +97,6 @@ import Testing
     #expect(lost.value == 0)
     #expect(calls.value == armed.value, "each registration fired exactly once")
     #expect(armed.value > 100, "the two threads overlapped")
-  }
-}
-
-/// A main-actor model over the public registrar.
-@MainActor private final class MainActorModel: ReactiveState.Observable {
-  private let registrar = MainActorObservationRegistrar()
-  private var _count = 0
-  var count: Int {
-    get {
-      registrar.access(self, keyPath: \.count)
-      return _count
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.count, replacing: _count, with: newValue) {
-        _count = newValue
-      }
-    }
   }
 }
 

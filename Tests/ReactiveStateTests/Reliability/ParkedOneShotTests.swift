@@ -134,24 +134,24 @@ private final class CallOnceProbe: @unchecked Sendable {
 /// Where registrations go: the first one-property one-shot parks, the rest link.
 @Suite struct ParkingPlacementTests {
   @Test func onlyAOnePropertyOneShotWithNoOtherWillSetListenerParks() {
-    let probe = ParkingProbe()
+    let probe = HandModel()
     let calls = Box<[String]>([])
     ReactiveState.withObservationTracking(
-      { _ = probe.value + probe.other }, onChange: { calls.value.append("two properties") })
-    #expect(!probe.valueHasParkedOneShot, "two properties read: linked")
-    #expect(probe.valueWillSetListeners == 1)
-    probe.other = 1  // fires and unlinks it
-    #expect(probe.valueWillSetListeners == 0)
+      { _ = probe.a + probe.b }, onChange: { calls.value.append("two properties") })
+    #expect(!probe.aHasParkedOneShot, "two properties read: linked")
+    #expect(probe.aWillSetListeners == 1)
+    probe.b = 1  // fires and unlinks it
+    #expect(probe.aWillSetListeners == 0)
 
     ReactiveState.withObservationTracking(
-      { _ = probe.value }, onChange: { calls.value.append("a") })
-    #expect(probe.valueHasParkedOneShot, "one property, nobody else listening: parked")
-    #expect(probe.valueWillSetListeners == 0)
+      { _ = probe.a }, onChange: { calls.value.append("a") })
+    #expect(probe.aHasParkedOneShot, "one property, nobody else listening: parked")
+    #expect(probe.aWillSetListeners == 0)
     ReactiveState.withObservationTracking(
-      { _ = probe.value }, onChange: { calls.value.append("b") })
-    #expect(probe.valueWillSetListeners == 1, "the place is taken: the second one links")
-    probe.value = 1
+      { _ = probe.a }, onChange: { calls.value.append("b") })
+    #expect(probe.aWillSetListeners == 1, "the place is taken: the second one links")
+    probe.a = 1
     #expect(calls.value == ["two properties", "a", "b"])
-    #expect(!probe.valueHasParkedOneShot && probe.valueWillSetListeners == 0, "all gone")
+    #expect(!probe.aHasParkedOneShot && probe.aWillSetListeners == 0, "all gone")
   }
 }
