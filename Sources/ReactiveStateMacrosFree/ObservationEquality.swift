@@ -34,10 +34,27 @@ public enum ObservationEquality {
   }
 }
 
-extension ObservationRegistrar {
+/// A registrar whose mutations a setter can announce with a key-path autoclosure forwarded as
+/// is (so its call-site identity is kept): ``ObservationRegistrar`` and, on the main actor,
+/// ``MainActorObservationRegistrar``. It gives both the equality-rule setters below. Not for
+/// direct use.
+public protocol _ObservationMutationAnnouncing {
+  /// Runs `mutation` as a change of the property `keyPath` names (see
+  /// `ObservationRegistrar._withMutation(of:keyPathProvider:_:)`).
+  func _withMutation<Subject: Observable, Member, T>(
+    of subject: Subject, keyPathProvider keyPath: () -> KeyPath<Subject, Member>,
+    _ mutation: () throws -> T
+  ) rethrows -> T
+}
+
+extension ObservationRegistrar: _ObservationMutationAnnouncing {}
+
+extension MainActorObservationRegistrar: @MainActor _ObservationMutationAnnouncing {}
+
+extension _ObservationMutationAnnouncing {
   /// A hand-written setter with the macro's equality rule.
   ///
-  /// Runs `store` inside ``ObservationRegistrar/withMutation(of:keyPath:_:)`` when
+  /// Runs `store` inside the registrar's `withMutation(of:keyPath:_:)` when
   /// ``ObservationEquality`` says `newValue` differs from `oldValue`, and runs it without
   /// notifying otherwise (so user `willSet`/`didSet` logic in `store` still runs, as with the
   /// macro). Write setters as
