@@ -57,6 +57,12 @@ enum ProfileLoops {
       let token = observe { _ = last.value }
       for i in 0..<count { head.value = i + 1 }
       withExtendedLifetime((chain, token)) {}
+    case "broad":
+      let head = BenchCell(0)
+      let nodes = (0..<100).map { offset in Computed { head.value + offset } }
+      let tokens = nodes.map { node in observe { _ = node.value } }
+      for i in 0..<count { head.value = i + 1 }
+      withExtendedLifetime((nodes, tokens)) {}
     case "tracked-continuous":
       let tracked = TrackedCounter()
       let token = observe { _ = tracked.count }

@@ -70,7 +70,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   init(name: String, evaluate: @escaping () -> (changed: Bool, lockFreeReadable: Bool)) {
     self.name = name
     self.evaluate = evaluate
-    super.init(interest: [.willSet, .didSet], isDerived: true)
+    super.init(interest: .didSet, isDerived: true)
     scope.node = Unmanaged.passUnretained(self)
   }
 
@@ -138,12 +138,46 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       return freshness.load(ordering: .relaxed) & Self.stale == 0
         && willSetListeners.load(ordering: .relaxed) != 0
     case .didSet:
-      if freshness.exchange(Self.stale, ordering: .sequentiallyConsistent) & Self.stale != 0 {
-        return false
+      let now = freshness.load(ordering: .relaxed)
+      if now & Self.stale != 0 { return false }
+      if now & Self.refreshing != 0 {
+        // The refresh's publishing compare-exchange must fail: a read-modify-write.
+        if freshness.exchange(Self.stale, ordering: .sequentiallyConsistent) & Self.stale != 0 {
+          return false
+        }
+      } else {
+        // Current: a refresh starts only from stale, and the other writers of a current
+        // node's word hold the graph lock or store stale too (abandoning) — a plain store.
+        freshness.store(Self.stale, ordering: .releasing)
       }
       return firstSubscriber != nil
     case .deinitialized:
       return false
+    }
+  }
+
+  /// Under the graph lock: this node gained its first `willSet` listener (or lost its last),
+  /// so it starts (or stops) wanting `willSet` from its inputs — and so on upstream through
+  /// derived inputs, with a worklist instead of recursion. Links detached from their source's
+  /// side no longer count there and are skipped.
+  final func updateWillSetInterest(gained: Bool) {
+    var pending = [Unmanaged.passUnretained(self)]
+    while let next = pending.popLast() {
+      next._withUnsafeGuaranteedRef { node in
+        if gained { node.interest.insert(.willSet) } else { node.interest.remove(.willSet) }
+        var link = node.firstDependency
+        while let edge = link {
+          link = edge.pointee.nextDependency
+          guard edge.pointee.previousSubscriber != edge else { continue }
+          edge.pointee.sourceNode._withUnsafeGuaranteedRef { source in
+            let count = source.willSetListeners.load(ordering: .relaxed)
+            source.willSetListeners.store(gained ? count + 1 : count - 1, ordering: .relaxed)
+            if source.isDerived && count == (gained ? 0 : 1) {
+              pending.append(.passUnretained(unsafeDowncast(source, to: DerivedNode.self)))
+            }
+          }
+        }
+      }
     }
   }
 

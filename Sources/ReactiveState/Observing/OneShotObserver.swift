@@ -145,7 +145,15 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   }
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
-    guard event == .willSet, !isFinished else { return false }
+    // A derived value's `didSet` that finds this registration unfired: it linked while the
+    // write was in flight, after the `willSet` walk (or the writer saw no `willSet` listener
+    // upstream yet), and its install check found the derived value not yet invalidated. The
+    // change is delivered late rather than lost.
+    guard
+      event == .willSet
+        || (event == .didSet && link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived }),
+      !isFinished
+    else { return false }
     isFinished = true
     unlinkAllDependencies()
     return true
@@ -162,7 +170,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
     let callback = retire()
     // The user's closure is released when this returns.
-    if event == .willSet { callback() }
+    if event != .deinitialized { callback() }
   }
 }
 

@@ -26,8 +26,10 @@ class ReactiveNode: @unchecked Sendable {
   /// Intrusive delivery queue link (one queue per notification pass; the queue owns a +1).
   @exclusivity(unchecked) final var nextQueued: Unmanaged<ReactiveNode>?
   /// Which mutation edges this subscriber reacts to; a source skips the lock for an edge no
-  /// subscriber of it wants.
-  final let interest: MutationInterest
+  /// subscriber of it wants. Fixed for observers; a derived value wants `willSet` only while
+  /// something downstream does (see ``SourceNode/addListener(_:)``). Every link a subscriber
+  /// holds on a source's list counts its current interest there (graph lock).
+  @exclusivity(unchecked) final var interest: MutationInterest
   /// Whether this node is a ``DerivedNode`` (propagation walks through it).
   final let isDerived: Bool
   /// Whether the delivery queue neither retains nor releases this node for the delivery

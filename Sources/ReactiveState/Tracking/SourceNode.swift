@@ -100,9 +100,7 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   /// version increment (one of the two sees the other).
   @inline(__always)
   final func addListener(_ interest: MutationInterest) {
-    if interest.contains(.willSet) {
-      willSetListeners.store(willSetListeners.load(ordering: .relaxed) + 1, ordering: .relaxed)
-    }
+    if interest.contains(.willSet) { countWillSetListener(added: true) }
     if interest.contains(.didSet) {
       didSetListeners.store(didSetListeners.load(ordering: .relaxed) + 1, ordering: .relaxed)
     }
@@ -112,11 +110,21 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   /// count only takes the lock and finds nothing to notify.
   @inline(__always)
   final func removeListener(_ interest: MutationInterest) {
-    if interest.contains(.willSet) {
-      willSetListeners.store(willSetListeners.load(ordering: .relaxed) - 1, ordering: .relaxed)
-    }
+    if interest.contains(.willSet) { countWillSetListener(added: false) }
     if interest.contains(.didSet) {
       didSetListeners.store(didSetListeners.load(ordering: .relaxed) - 1, ordering: .relaxed)
+    }
+  }
+
+  /// Under the graph lock: counts a `willSet` listener in or out. A derived value that gains
+  /// its first one (or loses its last) starts (or stops) wanting `willSet` from its own
+  /// inputs, so a `willSet` walk only enters subgraphs where someone reacts to it.
+  @inline(__always)
+  private func countWillSetListener(added: Bool) {
+    let count = willSetListeners.load(ordering: .relaxed)
+    willSetListeners.store(added ? count + 1 : count - 1, ordering: .relaxed)
+    if isDerived && count == (added ? 0 : 1) {
+      unsafeDowncast(self, to: DerivedNode.self).updateWillSetInterest(gained: added)
     }
   }
 }

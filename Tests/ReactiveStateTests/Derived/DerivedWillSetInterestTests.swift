@@ -1,0 +1,95 @@
+import Foundation
+import ReactiveState
+import Testing
+
+/// A derived value wants `willSet` from its inputs only while something downstream reacts to
+/// `willSet` (a one-shot registration, an event observer): a write then walks `willSet`
+/// through a derived subgraph only when that walk can reach someone.
+@Suite struct DerivedWillSetInterestTests {
+  @Test func willSetInterestFollowsTheOneShotsDownstream() {
+    let model = HandModel()
+    let doubled = Computed { model.a * 2 }
+    let quadrupled = Computed { doubled.value * 2 }
+    let runs = Box(0)
+    let token = observe {
+      _ = quadrupled.value
+      runs.value += 1
+    }
+    #expect(model.aWillSetListeners == 0, "continuous observers react to didSet only")
+
+    let fired = Box(0)
+    ReactiveState.withObservationTracking(
+      { _ = quadrupled.value }, onChange: { fired.value += 1 })
+    #expect(model.aWillSetListeners == 1, "a one-shot two derived values down wants willSet")
+
+    model.a = 1
+    #expect(fired.value == 1)
+    #expect(runs.value == 2)
+    #expect(quadrupled.value == 4)
+    #expect(model.aWillSetListeners == 0, "and stops wanting it once the one-shot fired")
+
+    model.a = 2
+    #expect(fired.value == 1)
+    #expect(runs.value == 3, "the continuous observer still sees every change")
+    token.cancel()
+  }
+
+  /// A one-shot registration that reads a derived value while a write of its input is in
+  /// flight — after that write's `willSet` walk — is armed before the derived value is
+  /// invalidated. The write's `didSet` walk reaches it through the derived value and fires it
+  /// (late, after the store) instead of losing the change.
+  @Test func aOneShotArmedDuringAWriteOfADerivedInputIsNotLost() {
+    let model = GatedModel()
+    let doubled = Computed { model.a * 2 }
+    #expect(doubled.value == 0)
+    // A parked one-shot on `a` makes the write announce `willSet` (and pass it) before the
+    // registration below exists.
+    let early = AtomicCounter()
+    ReactiveState.withObservationTracking({ _ = model.a }, onChange: { early.increment() })
+
+    model.pausesInMutation = true
+    let written = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      model.a = 1
+      written.signal()
+    }
+    model.inMutation.wait()
+    #expect(early.value == 1, "the write announced willSet first")
+
+    let fired = AtomicCounter()
+    ReactiveState.withObservationTracking({ _ = doubled.value }) {
+      fired.increment()
+    }
+    #expect(fired.value == 0, "armed: the derived value was not invalidated yet")
+    model.resume.signal()
+    written.wait()
+    #expect(fired.value == 1, "the didSet walk through the derived value fires it")
+    #expect(doubled.value == 2)
+  }
+}
+
+/// One observable property whose writes can pause between `willSet` and the store, to force
+/// an interleaving with another thread.
+private final class GatedModel: ReactiveState.Observable, @unchecked Sendable {
+  private let registrar = ReactiveState.ObservationRegistrar()
+  private var _a = 0
+  var pausesInMutation = false
+  let inMutation = DispatchSemaphore(value: 0)
+  let resume = DispatchSemaphore(value: 0)
+
+  var a: Int {
+    get {
+      registrar.access(self, keyPath: \.a)
+      return _a
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.a) {
+        if pausesInMutation {
+          inMutation.signal()
+          resume.wait()
+        }
+        _a = newValue
+      }
+    }
+  }
+}
