@@ -57,9 +57,7 @@ import Testing
     #expect(early.value == 1, "the write announced willSet first")
 
     let fired = AtomicCounter()
-    ReactiveState.withObservationTracking({ _ = doubled.value }) {
-      fired.increment()
-    }
+    ReactiveState.withObservationTracking({ _ = doubled.value }, onChange: { fired.increment() })
     #expect(fired.value == 0, "armed: the derived value was not invalidated yet")
     model.resume.signal()
     written.wait()
