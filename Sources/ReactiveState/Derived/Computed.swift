@@ -47,39 +47,28 @@ public final class Computed<Value>: @unchecked Sendable {
 
   /// A derived value whose recomputations are cut off when `isEqual(old, new)`.
   @inlinable
-  public init(
+  public convenience init(
     _ name: String = "Computed", isEqual: @escaping (Value, Value) -> Bool,
     _ derive: @escaping () throws -> Value
   ) {
-    // The closure is built here, in the caller's specialised context, so evaluating and
-    // comparing never goes through generic metadata at run time.
     let storage = ComputedStorage<Value>(derive: derive, isEqual: isEqual)
-    self.storage = storage
-    // Unretained (the Computed owns the storage, and its deinitialiser abandons the node
-    // first, so no computation runs after the storage goes) and used through a guaranteed
-    // reference, so a computation costs no reference counting.
     let unretainedStorage = Unmanaged.passUnretained(storage)
-    self.node = ComputedNode(name: name) {
-      unretainedStorage._withUnsafeGuaranteedRef { storage in
-        let new: Value
-        do {
-          new = try storage.derive()
-        } catch {
-          storage.error = error
-          return (true, false)
-        }
-        let changed: Bool
-        if storage.error == nil, let old = storage.value {
-          changed = !storage.isEqual(old, new)
-        } else {
-          storage.error = nil
-          changed = true
-        }
-        storage.value = new
-        if ComputedStorage<Value>.isLockFreeReadable { storage.storeLockFreeCopy(new) }
-        return (changed, ComputedStorage<Value>.isLockFreeReadable)
-      }
-    }
+    self.init(
+      storage: storage,
+      node: ComputedNode(name: name) {
+        unretainedStorage._withUnsafeGuaranteedRef { $0.evaluate(isEqual: $0.isEqual) }
+      })
+  }
+
+  /// Takes a node whose evaluation closure was built by the caller, in its specialised
+  /// context, so evaluating and comparing never go through generic metadata at run time. The
+  /// closure holds the storage unretained (the Computed owns it, and its deinitialiser
+  /// abandons the node first, so no computation runs after the storage goes) and uses it
+  /// through a guaranteed reference, so a computation costs no reference counting.
+  @usableFromInline
+  init(storage: ComputedStorage<Value>, node: ComputedNode) {
+    self.storage = storage
+    self.node = node
   }
 
   deinit {
@@ -135,6 +124,30 @@ final class ComputedStorage<Value>: @unchecked Sendable {
   ) {
     self.derive = derive
     self.isEqual = isEqual
+  }
+
+  /// Runs the derivation and stores its outcome (compute-lock holder); returns whether it
+  /// differs from the previous one under `isEqual` (always true for a first value and for
+  /// errors) and whether the outcome is readable without the lock.
+  @inlinable @inline(__always)
+  func evaluate(isEqual: (Value, Value) -> Bool) -> (changed: Bool, lockFreeReadable: Bool) {
+    let new: Value
+    do {
+      new = try derive()
+    } catch {
+      self.error = error
+      return (true, false)
+    }
+    let changed: Bool
+    if error == nil, let old = value {
+      changed = !isEqual(old, new)
+    } else {
+      error = nil
+      changed = true
+    }
+    value = new
+    if Self.isLockFreeReadable { storeLockFreeCopy(new) }
+    return (changed, Self.isLockFreeReadable)
   }
 
   /// Whether `Value` fits the lock-free word (trivially copyable, at most eight bytes).
@@ -196,7 +209,14 @@ extension Computed where Value: Equatable {
   /// A derived value with `==` equality cut-off.
   @inlinable
   public convenience init(_ name: String = "Computed", _ derive: @escaping () throws -> Value) {
-    self.init(name, isEqual: ==, derive)
+    let storage = ComputedStorage<Value>(derive: derive, isEqual: ==)
+    let unretainedStorage = Unmanaged.passUnretained(storage)
+    // `==` itself, not the stored closure: the comparison is inlined into the evaluation.
+    self.init(
+      storage: storage,
+      node: ComputedNode(name: name) {
+        unretainedStorage._withUnsafeGuaranteedRef { $0.evaluate(isEqual: ==) }
+      })
   }
 }
 

@@ -212,8 +212,16 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   }
 
   /// Releases the compute lock, then performs an orphan check deferred to this holder.
+  @inline(__always)
   final func releaseComputeLock() {
     computeLock.unlock()
+    if hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
+      performDeferredOrphanChecks()
+    }
+  }
+
+  @inline(never)
+  private func performDeferredOrphanChecks() {
     while hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
       guard computeLock.tryLock() else { return }  // the new holder will see the flag
       GraphLock.withLock { dropUpstreamIfOrphaned() }
@@ -298,6 +306,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   /// Whether any input's version moved since the last computation (refreshing derived
   /// inputs first, in read order, stopping at the first change).
+  @inline(__always)
   private func inputsChanged() -> Bool {
     for input in inputs.inputs {
       let moved = input.source._withUnsafeGuaranteedRef { source in
@@ -309,6 +318,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     return false
   }
 
+  @inline(__always)
   private func compute(forSubscriber: Bool) {
     computingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
     // Subscribers counted without the graph lock; a race with one arriving or leaving is
@@ -354,6 +364,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   /// Records an input read during a computation (computing thread); links it only when the
   /// node has subscribers.
+  @inline(__always)
   final func track(_ source: SourceNode, stamp: UInt64) {
     guard source.isFirstRead(byScope: stamp) else { return }
     let version = source.version.load(ordering: .sequentiallyConsistent)

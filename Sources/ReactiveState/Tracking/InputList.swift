@@ -23,7 +23,22 @@ struct InputList {
   mutating func restart() { count = 0 }
 
   /// Records the next input: a retained entry already holding `source` is reused as is.
+  @inline(__always)
   mutating func append(_ source: SourceNode, version: UInt64) {
+    if count < retained,
+      buffer.unsafelyUnwrapped[count].source.toOpaque()
+        == Unmanaged.passUnretained(source).toOpaque()
+    {
+      buffer.unsafelyUnwrapped[count].version = version
+      count += 1
+    } else {
+      appendReplacing(source, version: version)
+    }
+  }
+
+  /// ``append(_:version:)`` when the entry at `count` does not already hold `source`.
+  @inline(never)
+  private mutating func appendReplacing(_ source: SourceNode, version: UInt64) {
     let identity = Unmanaged.passUnretained(source)
     if count < retained {
       let old = buffer![count].source

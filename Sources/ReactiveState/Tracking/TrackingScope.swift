@@ -9,10 +9,10 @@ import Synchronization
 @usableFromInline
 class TrackingScope {
   /// The scope that was current when this one was installed.
-  @exclusivity(unchecked) private(set) var parent: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) private(set) final var parent: UnsafeMutableRawPointer?
   /// Unique per scope per thread (thread id in the high bits), used by
   /// ``PropertySlot/lastReaderStamp`` as a duplicate filter.
-  @exclusivity(unchecked) @usableFromInline private(set) var stamp: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline private(set) final var stamp: UInt64 = 0
   /// Call site and registrar of the last recorded read: a repeated read of the same
   /// property costs two compares.
   @exclusivity(unchecked) @usableFromInline final var lastSite: UnsafeRawPointer?
@@ -25,6 +25,7 @@ class TrackingScope {
   init() {}
 
   /// Prepares the scope for a new run (fresh stamp, no cached read).
+  @inline(__always)
   final func reset() {
     parent = nil
     stamp = TrackingScope.nextStamp()
@@ -90,6 +91,7 @@ class TrackingScope {
 
   private static let threadCounter = Atomic<UInt64>(0)
 
+  @inline(__always)
   private static func nextStamp() -> UInt64 {
     let thread = rs_current_thread()
     if thread.pointee.serial == 0 { assignThreadIdentity(thread) }
@@ -97,6 +99,7 @@ class TrackingScope {
     return thread.pointee.serial
   }
 
+  @inline(never)
   private static func assignThreadIdentity(_ thread: UnsafeMutablePointer<rs_thread_state>) {
     let id = threadCounter.wrappingAdd(1, ordering: .relaxed).newValue
     thread.pointee.serial = id << 40
