@@ -27,8 +27,11 @@ import Synchronization
 /// - Lifetime: inputs never keep a derived value alive, and it subscribes to its inputs only
 ///   while something observes it. Read without observers it keeps no upstream edges: each
 ///   read checks its inputs' versions and recomputes only when one moved. When its last
-///   observer goes away it drops its upstream edges; an observer reading it again links
-///   them back (keeping a cached value that is still valid).
+///   observer goes away it keeps its upstream edges through one more change of its inputs
+///   (an observer that comes back meanwhile, such as a dependency switching back and forth,
+///   finds them in place) and drops them at the second, or at once when it is recomputed
+///   without observers; an observer reading it again links them back (keeping a cached
+///   value that is still valid).
 /// - Thread-safe: computations of one value are serialised; reads from several threads see
 ///   a consistent value.
 ///

@@ -15,8 +15,9 @@ import Synchronization
 /// (links are unowned). It is linked to its inputs only while it has subscribers: computed
 /// without any (read outside tracking, or by an unobserved derived value), it keeps no
 /// upstream links and validates its inputs' versions on every read instead; when its last
-/// subscriber goes away it drops its upstream links; when a subscribing reader reads it
-/// again it links them back.
+/// subscriber goes away it drops its upstream links after lingering through one change of
+/// its inputs (see ``noteOrphaned()``); when a subscribing reader reads it again it links
+/// them back.
 @usableFromInline
 class DerivedNode: SourceNode, @unchecked Sendable {
   /// Name used in diagnostics.
@@ -55,6 +56,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) final var linksInputs = false
   /// Waiting in the orphan worklist (graph lock).
   @exclusivity(unchecked) final var isQueuedOrphan = false
+  /// The node lost its last subscriber but keeps its upstream links for a while, counting
+  /// the changes that reach it meanwhile (graph lock; see ``noteOrphaned()``).
+  @exclusivity(unchecked) private var isLingering = false
+  @exclusivity(unchecked) private var lingeringChanges: UInt8 = 0
+  /// How many changes of its inputs an orphan keeps its upstream links through.
+  private static let lingeringLimit: UInt8 = 2
   /// The thread computing right now (cycle detection), 0 when none.
   final let computingThread = Atomic<UInt64>(0)
   /// Serialises computations and validations of this node, and guards its dependency list:
@@ -138,6 +145,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       return freshness.load(ordering: .relaxed) & Self.stale == 0
         && willSetListeners.load(ordering: .relaxed) != 0
     case .didSet:
+      if isLingering { lingerThroughChange() }
       let now = freshness.load(ordering: .relaxed)
       if now & Self.stale != 0 { return false }
       if now & Self.refreshing != 0 {
@@ -193,9 +201,35 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     return false
   }
 
-  /// The last subscriber went away: drop upstream links (graph lock). When another thread
-  /// holds the compute lock, the flag makes that holder do it when it releases the lock.
-  final func dropUpstream() {
+  /// The last subscriber went away (graph lock). The upstream links stay through the next
+  /// ``lingeringLimit`` changes of an input, so a subscriber that comes back meanwhile — a
+  /// dynamic dependency switching back and forth, a one-shot re-armed after it fired — finds
+  /// them in place instead of unlinking and relinking every time; the change after that
+  /// drops them. A read with no subscriber drops them at once (an unobserved computation
+  /// links nothing).
+  final func noteOrphaned() {
+    guard firstSubscriber == nil, !isUnlinked.load(ordering: .relaxed) else { return }
+    isLingering = true
+    lingeringChanges = 0
+  }
+
+  /// A change reached a lingering orphan (graph lock, inside a walk that has already moved
+  /// past the link that reached it): it drops its upstream links at the last one it lingers
+  /// through, unless a subscriber came back.
+  private func lingerThroughChange() {
+    guard firstSubscriber == nil else {
+      isLingering = false
+      return
+    }
+    lingeringChanges += 1
+    guard lingeringChanges >= Self.lingeringLimit else { return }
+    isLingering = false
+    dropUpstream()
+  }
+
+  /// Drops upstream links now (graph lock). When another thread holds the compute lock, the
+  /// flag makes that holder do it when it releases the lock.
+  private func dropUpstream() {
     hasPendingOrphanCheck.store(true, ordering: .sequentiallyConsistent)
     guard computeLock.tryLock() else { return }
     dropUpstreamIfOrphaned()
@@ -214,10 +248,13 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Releases the compute lock, then performs an orphan check deferred to this holder.
   @inline(__always)
   final func releaseComputeLock() {
+    let announcesMissedChange = missedChangeWhileComputing
+    missedChangeWhileComputing = false
     computeLock.unlock()
     if hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
       performDeferredOrphanChecks()
     }
+    if announcesMissedChange { ChangePropagation.notify(self, .didSet) }
   }
 
   @inline(never)
@@ -274,9 +311,23 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       return true
     }
     compute(forSubscriber: forSubscriber)
-    publishCurrent(replacing: Self.refreshing)
+    if missedChangeWhileComputing {
+      // Not current: see `missedChange(at:)`.
+      freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+    } else {
+      publishCurrent(replacing: Self.refreshing)
+    }
     return true
   }
+
+  /// Set by the running computation (under the graph lock, on the computing thread) when an
+  /// input it just linked had changed since it was read: no walk reached this node for that
+  /// change, so the value may be outdated and nobody downstream knows. The node stays stale,
+  /// and the compute-lock holder walks its subscribers as for a change of this node once it
+  /// releases the lock (``releaseComputeLock()``).
+  @exclusivity(unchecked) private var missedChangeWhileComputing = false
+
+  override func missedChange(at link: LinkPointer) { missedChangeWhileComputing = true }
 
   /// Compute-lock holder, value current and stored (version moved), freshness still
   /// `expected`: publishes it as current — readable without the lock when the outcome allows
@@ -327,6 +378,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       forSubscriber || willSetListeners.load(ordering: .acquiring) != 0
       || didSetListeners.load(ordering: .acquiring) != 0
     cursor = nil
+    missedChangeWhileComputing = false
     inputs.restart()
     scope.reset()
     scope.begin()

@@ -243,9 +243,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     if owesRelease { Unmanaged.passUnretained(self).release() }
   }
 
-  private func execute(kind: ObservationTracking.Event.Kind, keyPath: AnyKeyPath?, certain: Bool) {
+  private func execute(
+    kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool
+  ) {
     var kind = kind
-    var keyPath = keyPath
     var certain = certain
     var reruns = 0
     while true {
@@ -426,8 +427,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
     if startedByReceive {
       startedByReceive = false
-      let keyPath = startKeyPath
-      startKeyPath = nil
+      let keyPath = startKeyPath.take()
       if cancelRequested.load(ordering: .acquiring) {
         // Cancelled since `receive`: the run does not start; drop the links it would have.
         GraphLock.lock()

@@ -216,9 +216,9 @@ class ReactiveNode: @unchecked Sendable {
     ReactiveNode.drainOrphans()
   }
 
-  /// Derived values that lost their last subscriber, waiting to drop their own upstream
-  /// links (graph lock). A worklist instead of recursion: a long chain of derived values
-  /// unwinds iteratively.
+  /// Derived values that lost their last subscriber, waiting to be told so (graph lock; see
+  /// ``DerivedNode/noteOrphaned()``). A worklist instead of recursion: when a derived value
+  /// drops its upstream links, a long chain of derived values unwinds iteratively.
   nonisolated(unsafe) private static var orphans: DerivedNode?
   nonisolated(unsafe) private static var isDraining = false
 
@@ -235,8 +235,7 @@ class ReactiveNode: @unchecked Sendable {
       orphans = orphan.nextOrphan
       orphan.nextOrphan = nil
       orphan.isQueuedOrphan = false
-      // It may have gained a subscriber again meanwhile.
-      if orphan.firstSubscriber == nil { orphan.dropUpstream() }
+      orphan.noteOrphaned()  // it may have gained a subscriber again meanwhile
     }
     isDraining = false
   }

@@ -22,7 +22,8 @@ func actingAsMainThread<T>(_ body: () throws -> T) rethrows -> T {
 }
 
 /// What a `HandModel`'s slot for `a` holds: whether a one-shot registration is parked in it
-/// rather than linked into the graph, and how many graph listeners react to its `willSet`.
+/// rather than linked into the graph, and how many graph listeners react to its `willSet` and
+/// `didSet`.
 extension HandModel {
   var aHasParkedOneShot: Bool {
     registrar.storage.existingSlot(for: \HandModel.a)?.hasParkedOneShot ?? false
@@ -30,6 +31,12 @@ extension HandModel {
 
   var aWillSetListeners: Int {
     registrar.storage.existingSlot(for: \HandModel.a)?.willSetListeners.load(ordering: .relaxed)
+      ?? 0
+  }
+
+  /// How many graph subscribers (observers, derived values) react to `didSet` of `a`.
+  var aDidSetListeners: Int {
+    registrar.storage.existingSlot(for: \HandModel.a)?.didSetListeners.load(ordering: .relaxed)
       ?? 0
   }
 }

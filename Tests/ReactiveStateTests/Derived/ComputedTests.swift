@@ -207,6 +207,41 @@ import Testing
     #expect(fired.value == 1)
   }
 
+  /// A derived value whose last observer left keeps its upstream links through one more
+  /// change of an input — an observer that comes back meanwhile (a dependency switching back
+  /// and forth) finds them in place — and drops them at the second; an unobserved
+  /// recomputation drops them at once.
+  @Test func anOrphanedDerivedValueLingersThroughOneChange() {
+    let model = HandModel()
+    let computations = Box(0)
+    let doubled = Computed {
+      computations.value += 1
+      return model.a * 2
+    }
+    var token = observe { _ = doubled.value }
+    #expect(model.aDidSetListeners == 1)
+    token.cancel()
+    #expect(model.aDidSetListeners == 1, "kept while it lingers")
+    model.a = 1
+    #expect(model.aDidSetListeners == 1, "kept through the first change")
+    token = observe { _ = doubled.value }
+    #expect(computations.value == 2)
+    token.cancel()
+    model.a = 2
+    #expect(model.aDidSetListeners == 1)
+    model.a = 3
+    #expect(model.aDidSetListeners == 0, "dropped at the second change after the observer left")
+    #expect(computations.value == 2, "nothing is computed while unobserved")
+    #expect(doubled.value == 6)
+
+    token = observe { _ = doubled.value }
+    token.cancel()
+    model.a = 4
+    #expect(model.aDidSetListeners == 1)
+    #expect(doubled.value == 8)
+    #expect(model.aDidSetListeners == 0, "an unobserved recomputation links nothing")
+  }
+
   @Test func inputsNeverKeepADerivedValueAliveAndUnobservedValuesDropTheirEdges() {
     let model = HandModel()
     weak var weakDerived: Computed<Int>?

@@ -36,12 +36,13 @@ import Testing
 
   /// A one-shot registration that reads a derived value while a write of its input is in
   /// flight — after that write's `willSet` walk — is armed before the derived value is
-  /// invalidated. The write's `didSet` walk reaches it through the derived value and fires it
-  /// (late, after the store) instead of losing the change.
+  /// invalidated (the value is current and observed, so the read takes its cached value). The
+  /// write's `didSet` walk reaches it through the derived value and fires it (late, after the
+  /// store) instead of losing the change.
   @Test func aOneShotArmedDuringAWriteOfADerivedInputIsNotLost() {
     let model = GatedModel()
     let doubled = Computed { model.a * 2 }
-    #expect(doubled.value == 0)
+    let keeper = observe { _ = doubled.value }
     // A parked one-shot on `a` makes the write announce `willSet` (and pass it) before the
     // registration below exists.
     let early = AtomicCounter()
@@ -63,6 +64,7 @@ import Testing
     written.wait()
     #expect(fired.value == 1, "the didSet walk through the derived value fires it")
     #expect(doubled.value == 2)
+    keeper.cancel()
   }
 }
 
