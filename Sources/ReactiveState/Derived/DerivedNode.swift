@@ -248,13 +248,10 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Releases the compute lock, then performs an orphan check deferred to this holder.
   @inline(__always)
   final func releaseComputeLock() {
-    let announcesMissedChange = missedChangeWhileComputing
-    missedChangeWhileComputing = false
     computeLock.unlock()
     if hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
       performDeferredOrphanChecks()
     }
-    if announcesMissedChange { ChangePropagation.notify(self, .didSet) }
   }
 
   @inline(never)
@@ -310,21 +307,18 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       }
       return true
     }
-    compute(forSubscriber: forSubscriber)
-    if missedChangeWhileComputing {
-      // Not current: see `missedChange(at:)`.
-      freshness.store(Self.stale, ordering: .sequentiallyConsistent)
-    } else {
-      publishCurrent(replacing: Self.refreshing)
-    }
+    // See `missedChangeWhileComputing`: after one such computation the links exist, so
+    // computing again reads every change that completed, and a write still in flight will
+    // walk to this node.
+    repeat { compute(forSubscriber: forSubscriber) } while missedChangeWhileComputing
+    publishCurrent(replacing: Self.refreshing)
     return true
   }
 
   /// Set by the running computation (under the graph lock, on the computing thread) when an
   /// input it just linked had changed since it was read: no walk reached this node for that
-  /// change, so the value may be outdated and nobody downstream knows. The node stays stale,
-  /// and the compute-lock holder walks its subscribers as for a change of this node once it
-  /// releases the lock (``releaseComputeLock()``).
+  /// change, so the value may be outdated and nobody downstream would ever hear of it. The
+  /// computation runs again before its outcome is published.
   @exclusivity(unchecked) private var missedChangeWhileComputing = false
 
   override func missedChange(at link: LinkPointer) { missedChangeWhileComputing = true }
