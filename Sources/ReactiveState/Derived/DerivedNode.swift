@@ -216,6 +216,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// A change reached a lingering orphan (graph lock, inside a walk that has already moved
   /// past the link that reached it): it drops its upstream links at the last one it lingers
   /// through, unless a subscriber came back.
+  @inline(never)
   private func lingerThroughChange() {
     guard firstSubscriber == nil else {
       isLingering = false
@@ -307,12 +308,18 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       }
       return true
     }
-    // See `missedChangeWhileComputing`: after one such computation the links exist, so
-    // computing again reads every change that completed, and a write still in flight will
-    // walk to this node.
-    repeat { compute(forSubscriber: forSubscriber) } while missedChangeWhileComputing
+    compute(forSubscriber: forSubscriber)
+    if missedChangeWhileComputing { computeAgain(forSubscriber: forSubscriber) }
     publishCurrent(replacing: Self.refreshing)
     return true
+  }
+
+  /// Computes again after a computation that missed a change (see
+  /// `missedChangeWhileComputing`): its links exist by now, so the next computation reads
+  /// every change that completed, and a write still in flight will walk to this node.
+  @inline(never)
+  private func computeAgain(forSubscriber: Bool) {
+    repeat { compute(forSubscriber: forSubscriber) } while missedChangeWhileComputing
   }
 
   /// Set by the running computation (under the graph lock, on the computing thread) when an
