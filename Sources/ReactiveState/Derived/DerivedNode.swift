@@ -65,9 +65,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// The thread computing right now (cycle detection), 0 when none.
   final let computingThread = Atomic<UInt64>(0)
   /// Serialises computations and validations of this node, and guards its dependency list:
-  /// only a holder changes it (others use ``WordLock/tryLock()`` while holding the graph
+  /// only a holder changes it (others use ``RawWordLock/tryLock()`` while holding the graph
   /// lock), so a computation walks and extends it with no graph lock unless a link changes.
-  final let computeLock = WordLock()
+  final let computeLock = RawWordLock()
   /// What the last computation read, in order, with the versions it saw (compute lock).
   @exclusivity(unchecked) final var inputs = InputList()
   /// The last link confirmed by the running computation (computing thread).
@@ -84,6 +84,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   deinit {
     ChangePropagation.detachSubscribers(of: self)
     inputs.removeAll()
+    computeLock.deallocate()
   }
 
   // MARK: - The derivation

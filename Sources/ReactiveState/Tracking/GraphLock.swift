@@ -1,11 +1,14 @@
 import CReactiveState
 
-/// A mutex for short critical sections: one word in stable heap storage, uncontended
+/// The word of a mutex for short critical sections, in stable heap storage: uncontended
 /// acquire and release one atomic instruction each (see `rs_lock` in the C shim: spin, then
 /// futex). Its C11 atomics are visible to ThreadSanitizer (`Synchronization.Mutex` reports
 /// false positives on Linux). Callers never run user code while holding one.
+///
+/// A value that its owner stores and frees (``deallocate()``), so a hot path reaches the
+/// word with one load; ``WordLock`` is the self-freeing object form.
 @usableFromInline
-final class WordLock: @unchecked Sendable {
+struct RawWordLock: @unchecked Sendable {
   @usableFromInline let word: UnsafeMutablePointer<rs_lock>
 
   @usableFromInline init() {
@@ -13,12 +16,28 @@ final class WordLock: @unchecked Sendable {
     word.initialize(to: rs_lock(state: 0))
   }
 
-  deinit { word.deallocate() }
+  /// Frees the word (the owner is going away; nobody holds or waits for the lock).
+  func deallocate() { word.deallocate() }
 
   @inlinable @inline(__always) func lock() { rs_lock_acquire(word) }
   @inlinable @inline(__always) func unlock() { rs_lock_release(word) }
   /// Takes the lock only if it is free; never waits (usable while holding another lock).
   @inlinable @inline(__always) func tryLock() -> Bool { rs_lock_try_acquire(word) != 0 }
+}
+
+/// A ``RawWordLock`` that frees its word when it goes away.
+@usableFromInline
+final class WordLock: @unchecked Sendable {
+  @usableFromInline let raw = RawWordLock()
+
+  @usableFromInline init() {}
+
+  deinit { raw.deallocate() }
+
+  @inlinable @inline(__always) func lock() { raw.lock() }
+  @inlinable @inline(__always) func unlock() { raw.unlock() }
+  /// Takes the lock only if it is free; never waits (usable while holding another lock).
+  @inlinable @inline(__always) func tryLock() -> Bool { raw.tryLock() }
 
   @inlinable @inline(__always) func withLock<T>(_ body: () throws -> T) rethrows -> T {
     lock()
