@@ -40,7 +40,18 @@ import Synchronization
 /// `var total: Int { totalCache.value }`.
 public final class Computed<Value>: @unchecked Sendable {
   @usableFromInline let node: ComputedNode
-  @usableFromInline let storage: ComputedStorage<Value>
+  /// The cached outcome (guarded by the node's compute lock): the last value computed and,
+  /// when the last computation threw, its error (which then takes precedence).
+  @exclusivity(unchecked) @usableFromInline var cachedValue: Value?
+  @exclusivity(unchecked) @usableFromInline var cachedError: (any Error)?
+  /// A value of a plain type of at most eight bytes (`Int`, `Double`, `Bool`, small enums…)
+  /// is also kept as one atomic word, which readers load without the compute lock while the
+  /// node says it is current (see ``DerivedNode/beginLockFreeRead()``).
+  @usableFromInline let lockFreeBits = Atomic<UInt64>(0)
+  /// The derivation and the cut-off live here, not in the node: they (and what they
+  /// captured) go away with this object, even if a dependent keeps the node a little longer.
+  @usableFromInline let derive: () throws -> Value
+  @usableFromInline let isEqual: (Value, Value) -> Bool
 
   /// A derived value without equality cut-off (every recomputation counts as a change).
   @inlinable
@@ -54,29 +65,33 @@ public final class Computed<Value>: @unchecked Sendable {
     _ name: String = "Computed", isEqual: @escaping (Value, Value) -> Bool,
     _ derive: @escaping () throws -> Value
   ) {
-    let storage = ComputedStorage<Value>(derive: derive, isEqual: isEqual)
-    let unretainedStorage = Unmanaged.passUnretained(storage)
-    self.init(
-      storage: storage,
-      node: ComputedNode(name: name) {
-        unretainedStorage._withUnsafeGuaranteedRef { $0.evaluate(isEqual: $0.isEqual) }
-      })
+    self.init(name: name, derive: derive, isEqual: isEqual) { subject in
+      Unmanaged<Computed>.fromOpaque(subject)._withUnsafeGuaranteedRef {
+        $0.evaluate(isEqual: $0.isEqual)
+      }
+    }
   }
 
-  /// Takes a node whose evaluation closure was built by the caller, in its specialised
-  /// context, so evaluating and comparing never go through generic metadata at run time. The
-  /// closure holds the storage unretained (the Computed owns it, and its deinitialiser
-  /// abandons the node first, so no computation runs after the storage goes) and uses it
-  /// through a guaranteed reference, so a computation costs no reference counting.
+  /// Takes the node's evaluation closure built by the caller, in its specialised context, so
+  /// evaluating and comparing never go through generic metadata at run time (and the closure
+  /// captures nothing). It receives this object unretained — the deinitialiser abandons the
+  /// node first, so no computation runs after this object goes — and uses it through a
+  /// guaranteed reference, so a computation costs no reference counting.
   @usableFromInline
-  init(storage: ComputedStorage<Value>, node: ComputedNode) {
-    self.storage = storage
-    self.node = node
+  init(
+    name: String, derive: @escaping () throws -> Value,
+    isEqual: @escaping (Value, Value) -> Bool,
+    evaluate: @escaping (UnsafeRawPointer) -> (changed: Bool, lockFreeReadable: Bool)
+  ) {
+    self.derive = derive
+    self.isEqual = isEqual
+    node = ComputedNode(name: name, evaluate: evaluate)
+    node.evaluationSubject = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
   }
 
   deinit {
     // The node may outlive this object (an observer on another thread may be checking it):
-    // it must never run the derivation, or touch the storage, after this.
+    // it must never run the derivation, or touch the cached outcome, after this.
     node.abandon()
   }
 
@@ -84,13 +99,11 @@ public final class Computed<Value>: @unchecked Sendable {
   @inlinable
   public func get() throws -> Value {
     // Small plain values of a current, observed node are read with no lock at all.
-    if ComputedStorage<Value>.isLockFreeReadable && node.beginLockFreeRead() {
-      return storage.lockFreeCopy
-    }
+    if Self.isLockFreeReadable && node.beginLockFreeRead() { return lockFreeCopy }
     guard node.pullAndTrack() else { throw DerivedValueCycle(name: node.name) }
     defer { node.endRead() }
-    if let error = storage.error { throw error }
-    return storage.value.unsafelyUnwrapped
+    if let cachedError { throw cachedError }
+    return cachedValue.unsafelyUnwrapped
   }
 
   /// The current value. A derivation that throws traps here with its error: read throwing
@@ -103,31 +116,6 @@ public final class Computed<Value>: @unchecked Sendable {
       fatalError("\(node.name) threw \(error); read it with get()")
     }
   }
-}
-
-/// The cached outcome of a ``Computed`` (guarded by its node's compute lock): the last value
-/// computed and, when the last computation threw, its error (which then takes precedence).
-///
-/// A value of a plain type of at most eight bytes (`Int`, `Double`, `Bool`, small enums…) is
-/// also kept as one atomic word, which readers load without the compute lock while the node
-/// says it is current (see ``DerivedNode/beginLockFreeRead()``).
-@usableFromInline
-final class ComputedStorage<Value>: @unchecked Sendable {
-  @exclusivity(unchecked) @usableFromInline var value: Value?
-  @exclusivity(unchecked) @usableFromInline var error: (any Error)?
-  @usableFromInline let lockFreeBits = Atomic<UInt64>(0)
-  /// The derivation and the cut-off, here rather than in the node's closure: they (and what
-  /// they captured) go away with the ``Computed``, even if a dependent keeps the node a little
-  /// longer.
-  @usableFromInline let derive: () throws -> Value
-  @usableFromInline let isEqual: (Value, Value) -> Bool
-
-  @usableFromInline init(
-    derive: @escaping () throws -> Value, isEqual: @escaping (Value, Value) -> Bool
-  ) {
-    self.derive = derive
-    self.isEqual = isEqual
-  }
 
   /// Runs the derivation and stores its outcome (compute-lock holder); returns whether it
   /// differs from the previous one under `isEqual` (always true for a first value and for
@@ -138,17 +126,17 @@ final class ComputedStorage<Value>: @unchecked Sendable {
     do {
       new = try derive()
     } catch {
-      self.error = error
+      cachedError = error
       return (true, false)
     }
     let changed: Bool
-    if error == nil, let old = value {
+    if cachedError == nil, let old = cachedValue {
       changed = !isEqual(old, new)
     } else {
-      error = nil
+      cachedError = nil
       changed = true
     }
-    value = new
+    cachedValue = new
     if Self.isLockFreeReadable { storeLockFreeCopy(new) }
     return (changed, Self.isLockFreeReadable)
   }
@@ -182,7 +170,8 @@ final class ComputedNode: DerivedNode, @unchecked Sendable {
   /// changed.
   @usableFromInline
   override init(
-    name: String, evaluate: @escaping () -> (changed: Bool, lockFreeReadable: Bool)
+    name: String,
+    evaluate: @escaping (UnsafeRawPointer) -> (changed: Bool, lockFreeReadable: Bool)
   ) {
     super.init(name: name, evaluate: evaluate)
   }
@@ -212,14 +201,10 @@ extension Computed where Value: Equatable {
   /// A derived value with `==` equality cut-off.
   @inlinable
   public convenience init(_ name: String = "Computed", _ derive: @escaping () throws -> Value) {
-    let storage = ComputedStorage<Value>(derive: derive, isEqual: ==)
-    let unretainedStorage = Unmanaged.passUnretained(storage)
     // `==` itself, not the stored closure: the comparison is inlined into the evaluation.
-    self.init(
-      storage: storage,
-      node: ComputedNode(name: name) {
-        unretainedStorage._withUnsafeGuaranteedRef { $0.evaluate(isEqual: ==) }
-      })
+    self.init(name: name, derive: derive, isEqual: ==) { subject in
+      Unmanaged<Computed>.fromOpaque(subject)._withUnsafeGuaranteedRef { $0.evaluate(isEqual: ==) }
+    }
   }
 }
 

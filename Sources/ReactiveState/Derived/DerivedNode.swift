@@ -74,7 +74,10 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) private var cursor: LinkPointer?
   private let scope = DerivedScope()
 
-  init(name: String, evaluate: @escaping () -> (changed: Bool, lockFreeReadable: Bool)) {
+  init(
+    name: String,
+    evaluate: @escaping (UnsafeRawPointer) -> (changed: Bool, lockFreeReadable: Bool)
+  ) {
     self.name = name
     self.evaluate = evaluate
     super.init(interest: .didSet, isDerived: true)
@@ -92,7 +95,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Runs the derivation with tracking active and stores its outcome; returns whether the
   /// value differs from the previous one (always true for the first value and for errors).
   /// A stored closure rather than an override, so a computation makes no virtual calls.
-  private let evaluate: () -> (changed: Bool, lockFreeReadable: Bool)
+  private let evaluate: (UnsafeRawPointer) -> (changed: Bool, lockFreeReadable: Bool)
+  /// What `evaluate` works on (the owner, unretained), set once right after initialisation.
+  @exclusivity(unchecked) @usableFromInline final var evaluationSubject: UnsafeRawPointer?
 
   /// Set (compute lock) when the value's owner is gone: the derivation and the cached outcome
   /// may be gone too, so the node never computes again. Its version moved when it was set, so
@@ -385,7 +390,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     scope.reset()
     scope.begin()
     hasValue = true
-    let (changed, lockFreeReadable) = evaluate()
+    let (changed, lockFreeReadable) = evaluate(evaluationSubject.unsafelyUnwrapped)
     outcomeIsLockFreeReadable = lockFreeReadable
     scope.end()
     inputs.trim()
