@@ -175,9 +175,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// derived inputs, with a worklist instead of recursion. Links detached from their source's
   /// side no longer count there and are skipped.
   final func updateWillSetInterest(gained: Bool) {
-    var pending = [Unmanaged.passUnretained(self)]
-    while let next = pending.popLast() {
+    var pending: Unmanaged<DerivedNode>? = .passUnretained(self)
+    while let next = pending {
       next._withUnsafeGuaranteedRef { node in
+        pending = node.nextInterestUpdate
+        node.nextInterestUpdate = nil
         if gained { node.interest.insert(.willSet) } else { node.interest.remove(.willSet) }
         var link = node.firstDependency
         while let edge = link {
@@ -187,13 +189,19 @@ class DerivedNode: SourceNode, @unchecked Sendable {
             let count = source.willSetListeners.load(ordering: .relaxed)
             source.willSetListeners.store(gained ? count + 1 : count - 1, ordering: .relaxed)
             if source.isDerived && count == (gained ? 0 : 1) {
-              pending.append(.passUnretained(unsafeDowncast(source, to: DerivedNode.self)))
+              let derived = unsafeDowncast(source, to: DerivedNode.self)
+              derived.nextInterestUpdate = pending
+              pending = .passUnretained(derived)
             }
           }
         }
       }
     }
   }
+
+  /// Worklist link of ``updateWillSetInterest(gained:)`` (graph lock; not the walk's
+  /// `nextToWalk`: an update can happen during a walk, when a one-shot that fires unlinks).
+  @exclusivity(unchecked) private var nextInterestUpdate: Unmanaged<DerivedNode>?
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
     freshness.store(Self.stale, ordering: .sequentiallyConsistent)
@@ -211,17 +219,17 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// ``lingeringLimit`` changes of an input, so a subscriber that comes back meanwhile — a
   /// dynamic dependency switching back and forth, a one-shot re-armed after it fired — finds
   /// them in place instead of unlinking and relinking every time; the change after that
-  /// drops them. A read with no subscriber drops them at once (an unobserved computation
-  /// links nothing).
+  /// drops them. A recomputation with no subscriber drops them at once (an unobserved
+  /// computation links nothing).
   final func noteOrphaned() {
     guard firstSubscriber == nil, !isUnlinked.load(ordering: .relaxed) else { return }
     isLingering = true
     lingeringChanges = 0
   }
 
-  /// A change reached a lingering orphan (graph lock, inside a walk that has already moved
-  /// past the link that reached it): it drops its upstream links at the last one it lingers
-  /// through, unless a subscriber came back.
+  /// A change reached a lingering orphan (graph lock, inside a walk): at the last change it
+  /// lingers through, unless a subscriber came back, it is queued to drop its upstream links
+  /// when the walk is over (see ``dropExpiredOrphans()``).
   @inline(never)
   private func lingerThroughChange() {
     guard firstSubscriber == nil else {
@@ -231,7 +239,32 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     lingeringChanges += 1
     guard lingeringChanges >= Self.lingeringLimit else { return }
     isLingering = false
-    dropUpstream()
+    nextExpired = Self.expiredOrphans
+    Self.expiredOrphans = .passUnretained(self)
+  }
+
+  /// Orphans whose lingering ended during the current walk, and their worklist link (graph
+  /// lock). Unretained: a node's deinitialiser takes the graph lock, so a queued node stays
+  /// valid until the walk's critical section ends, and that is when the queue is drained.
+  nonisolated(unsafe) private static var expiredOrphans: Unmanaged<DerivedNode>?
+  @exclusivity(unchecked) private var nextExpired: Unmanaged<DerivedNode>?
+
+  /// After a walk, still under the graph lock: the orphans whose lingering ended drop their
+  /// upstream links. Not during the walk, which may be iterating the very subscriber list one
+  /// of those links is on.
+  @inline(__always)
+  static func dropExpiredOrphans() {
+    if expiredOrphans != nil { dropExpiredOrphanList() }
+  }
+
+  private static func dropExpiredOrphanList() {
+    while let next = expiredOrphans {
+      next._withUnsafeGuaranteedRef { orphan in
+        expiredOrphans = orphan.nextExpired
+        orphan.nextExpired = nil
+        orphan.dropUpstream()
+      }
+    }
   }
 
   /// Drops upstream links now (graph lock). When another thread holds the compute lock, the

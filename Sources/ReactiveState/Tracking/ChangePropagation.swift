@@ -71,7 +71,10 @@ enum ChangePropagation {
     // A derived value consumes a change without the lock (a refresh clears its stale mark),
     // so nothing tells the wave: a source with derived subscribers is walked on every write.
     // The walk stops at each derived value that is still stale.
-    if reachedDerived && event == .didSet { source.didSetWalkWave = 0 }
+    if reachedDerived && event == .didSet {
+      source.didSetWalkWave = 0
+      DerivedNode.dropExpiredOrphans()
+    }
     GraphLock.unlock()
     if let parkedOneShot { OneShotObserver.fireParked(parkedOneShot) }
     queue.deliverAll(event, from: source)
