@@ -77,7 +77,14 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       }
       return options.contains(.willSet)
     case .didSet:
-      guard mutatingSlot == source else { return false }
+      // Also a derived value's `didSet` for a change whose `willSet` this registration missed
+      // (it linked while the write was in flight, after the `willSet` walk): delivered late
+      // rather than lost, as for one-shot registrations.
+      guard
+        mutatingSlot == source
+          || (mutatingSlot == nil && !options.isDisjoint(with: [.willSet, .didSet])
+            && link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived })
+      else { return false }
       deliveryOwesRelease = finish()
       return true
     case .deinitialized:
@@ -105,7 +112,11 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     let requested: Bool
     switch event {
     case .willSet: (kind, requested) = (.willSet, options.contains(.willSet))
-    case .didSet: (kind, requested) = (.didSet, options.contains(.didSet))
+    case .didSet:
+      // Without `.didSet` requested, a `didSet` reaches here only for a change whose
+      // `willSet` was missed (see `receive`): it is reported as that `willSet`, late.
+      (kind, requested) =
+        options.contains(.didSet) ? (.didSet, true) : (.willSet, options.contains(.willSet))
     case .deinitialized: (kind, requested) = (.deinit, options.contains(.deinit))
     }
     if requested {

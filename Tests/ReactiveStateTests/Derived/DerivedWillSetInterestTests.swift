@@ -68,6 +68,44 @@ import Testing
   }
 }
 
+/// The same interleaving for registrations with events: the change is delivered late, as a
+/// `.didSet` when that was requested, else as the `.willSet` it missed.
+@Suite struct DerivedEventInterleavingTests {
+  @Test(arguments: [
+    ReactiveState.ObservationTracking.Options.willSet, .didSet, [.willSet, .didSet],
+  ])
+  func anEventRegistrationArmedDuringAWriteOfADerivedInputIsNotLost(
+    options: ReactiveState.ObservationTracking.Options
+  ) {
+    let model = GatedModel()
+    let doubled = Computed { model.a * 2 }
+    let keeper = observe { _ = doubled.value }
+    ReactiveState.withObservationTracking({ _ = model.a }, onChange: {})
+    model.pausesInMutation = true
+    let written = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      model.a = 1
+      written.signal()
+    }
+    model.inMutation.wait()
+
+    let kinds = Box<[ReactiveState.ObservationTracking.Event.Kind]>([])
+    let lock = NSLock()
+    ReactiveState.withObservationTracking(options: options) {
+      _ = doubled.value
+    } onChange: { event in
+      lock.withLock { kinds.value.append(event.kind) }
+    }
+    #expect(lock.withLock { kinds.value.isEmpty }, "armed before the derived value changed")
+    model.resume.signal()
+    written.wait()
+    let expected: ReactiveState.ObservationTracking.Event.Kind =
+      options.contains(.didSet) ? .didSet : .willSet
+    #expect(lock.withLock { kinds.value } == [expected])
+    keeper.cancel()
+  }
+}
+
 /// One observable property whose writes can pause between `willSet` and the store, to force
 /// an interleaving with another thread.
 private final class GatedModel: ReactiveState.Observable, @unchecked Sendable {
