@@ -62,8 +62,13 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) private var lingeringChanges: UInt8 = 0
   /// How many changes of its inputs an orphan keeps its upstream links through.
   private static let lingeringLimit: UInt8 = 2
-  /// The thread computing right now (cycle detection), 0 when none.
-  final let computingThread = Atomic<UInt64>(0)
+  /// The thread computing right now (cycle detection), 0 when none: the address of its
+  /// thread-local state, unique among running threads and cheaper to get than a serial.
+  final let computingThread = Atomic<UInt>(0)
+
+  /// The calling thread, as ``computingThread`` records it.
+  @inline(__always)
+  private static var currentThread: UInt { UInt(bitPattern: rs_current_thread()) }
   /// Serialises computations and validations of this node, and guards its dependency list:
   /// only a holder changes it (others use ``RawWordLock/tryLock()`` while holding the graph
   /// lock), so a computation walks and extends it with no graph lock unless a link changes.
@@ -318,7 +323,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// computation links its inputs even though the node has no subscriber yet.
   final func refreshKeepingLock(forSubscriber: Bool) -> Bool {
     let computing = computingThread.load(ordering: .relaxed)
-    if computing != 0 && computing == TrackingScope.currentThreadIdentity {
+    if computing != 0 && computing == Self.currentThread {
       ObservationDiagnostics.report(
         "\(name) reads itself (a cycle through derived values); the read fails with "
           + "DerivedValueCycle. To fix: remove the read of \(name) from its own derivation "
@@ -411,7 +416,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   @inline(__always)
   private func compute(forSubscriber: Bool) {
-    computingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
+    computingThread.store(Self.currentThread, ordering: .relaxed)
     // Subscribers counted without the graph lock; a race with one arriving or leaving is
     // settled under the lock at the end.
     linksInputs =
