@@ -45,8 +45,6 @@ final class PlainPair {
   var other = 0
 }
 
-/// The ReactiveState models with one `count` property, in either authoring form, so one
-/// generic (specialised, no dynamic dispatch) benchmark loop serves both.
 /// The hand-written pattern for a main-actor model: the same accessors over a
 /// ``MainActorObservationRegistrar`` (the fastest authoring form).
 @MainActor final class MainActorCounter: ReactiveState.Observable {
@@ -61,6 +59,8 @@ final class PlainPair {
   }
 }
 
+/// The ReactiveState models with one `count` property, in either authoring form, so one
+/// generic (specialised, no dynamic dispatch) benchmark loop serves both.
 protocol CountingModel: AnyObject {
   var count: Int { get set }
 }

@@ -40,31 +40,16 @@ import Testing
   /// write's `didSet` walk reaches it through the derived value and fires it (late, after the
   /// store) instead of losing the change.
   @Test func aOneShotArmedDuringAWriteOfADerivedInputIsNotLost() {
-    let model = GatedModel()
-    let doubled = Computed { model.a * 2 }
-    let keeper = observe { _ = doubled.value }
-    // A parked one-shot on `a` makes the write announce `willSet` (and pass it) before the
-    // registration below exists.
-    let early = AtomicCounter()
-    ReactiveState.withObservationTracking({ _ = model.a }, onChange: { early.increment() })
-
-    model.pausesInMutation = true
-    let written = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      model.a = 1
-      written.signal()
-    }
-    model.inMutation.wait()
-    #expect(early.value == 1, "the write announced willSet first")
+    let write = WriteInFlight()
+    #expect(write.earlyCalls.value == 1, "the write announced willSet first")
 
     let fired = AtomicCounter()
-    ReactiveState.withObservationTracking({ _ = doubled.value }, onChange: { fired.increment() })
+    ReactiveState.withObservationTracking(
+      { _ = write.doubled.value }, onChange: { fired.increment() })
     #expect(fired.value == 0, "armed: the derived value was not invalidated yet")
-    model.resume.signal()
-    written.wait()
+    write.finish()
     #expect(fired.value == 1, "the didSet walk through the derived value fires it")
-    #expect(doubled.value == 2)
-    keeper.cancel()
+    #expect(write.doubled.value == 2)
   }
 }
 
@@ -77,31 +62,54 @@ import Testing
   func anEventRegistrationArmedDuringAWriteOfADerivedInputIsNotLost(
     options: ReactiveState.ObservationTracking.Options
   ) {
-    let model = GatedModel()
+    let write = WriteInFlight()
+    let kinds = Box<[ReactiveState.ObservationTracking.Event.Kind]>([])
+    let lock = NSLock()
+    ReactiveState.withObservationTracking(options: options) {
+      _ = write.doubled.value
+    } onChange: { event in
+      lock.withLock { kinds.value.append(event.kind) }
+    }
+    #expect(lock.withLock { kinds.value.isEmpty }, "armed before the derived value changed")
+    write.finish()
+    let expected: ReactiveState.ObservationTracking.Event.Kind =
+      options.contains(.didSet) ? .didSet : .willSet
+    #expect(lock.withLock { kinds.value } == [expected])
+  }
+}
+
+/// A derived value over a `GatedModel`, kept current and linked by an observer, and a write
+/// of its input paused on another thread after announcing `willSet` (a parked one-shot makes
+/// it announce): a registration armed meanwhile reads the cached value and misses that
+/// `willSet`.
+private final class WriteInFlight: @unchecked Sendable {
+  let model = GatedModel()
+  let doubled: Computed<Int>
+  /// Calls of the parked one-shot that made the write announce `willSet`.
+  let earlyCalls = AtomicCounter()
+  private let keeper: ObservationToken
+  private let written = DispatchSemaphore(value: 0)
+
+  init() {
+    let model = model
     let doubled = Computed { model.a * 2 }
-    let keeper = observe { _ = doubled.value }
-    ReactiveState.withObservationTracking({ _ = model.a }, onChange: {})
+    self.doubled = doubled
+    keeper = observe { _ = doubled.value }
+    let early = earlyCalls
+    ReactiveState.withObservationTracking({ _ = model.a }, onChange: { early.increment() })
     model.pausesInMutation = true
-    let written = DispatchSemaphore(value: 0)
+    let written = written
     Thread.detachNewThread {
       model.a = 1
       written.signal()
     }
     model.inMutation.wait()
+  }
 
-    let kinds = Box<[ReactiveState.ObservationTracking.Event.Kind]>([])
-    let lock = NSLock()
-    ReactiveState.withObservationTracking(options: options) {
-      _ = doubled.value
-    } onChange: { event in
-      lock.withLock { kinds.value.append(event.kind) }
-    }
-    #expect(lock.withLock { kinds.value.isEmpty }, "armed before the derived value changed")
+  /// Lets the write store and return, then stops the observer.
+  func finish() {
     model.resume.signal()
     written.wait()
-    let expected: ReactiveState.ObservationTracking.Event.Kind =
-      options.contains(.didSet) ? .didSet : .willSet
-    #expect(lock.withLock { kinds.value } == [expected])
     keeper.cancel()
   }
 }
