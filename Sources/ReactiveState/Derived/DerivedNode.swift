@@ -26,8 +26,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) final var nextToWalk: Unmanaged<DerivedNode>?
   /// The last propagation pass that reached this node (graph lock).
   @exclusivity(unchecked) final var walkedPass: UInt64 = 0
-  /// Orphan worklist link (graph lock).
-  @exclusivity(unchecked) unowned(unsafe) final var nextOrphan: DerivedNode?
   /// Freshness of the cached value, in one word: ``stale`` (an input may have changed since
   /// the value was computed, or there is no value yet), ``refreshing`` (the compute-lock
   /// holder is bringing it up to date: its version may still move) or ``lockFreeReadable``
@@ -54,8 +52,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Whether the running computation links what it reads (the node had subscribers when it
   /// started). Computing thread only.
   @exclusivity(unchecked) final var linksInputs = false
-  /// Waiting in the orphan worklist (graph lock).
-  @exclusivity(unchecked) final var isQueuedOrphan = false
   /// The node lost its last subscriber but keeps its upstream links for a while, counting
   /// the changes that reach it meanwhile (graph lock; see ``noteOrphaned()``).
   @exclusivity(unchecked) private var isLingering = false

@@ -100,7 +100,6 @@ enum ChangePropagation {
       current.wideIndex = nil  // the head's index refers to the head itself
       slot = current.next
     }
-    ReactiveNode.drainOrphans()
     GraphLock.unlock()
     // Parked one-shots need no lock; releasing one may run user code (its closure's captures).
     slot = head
@@ -118,7 +117,6 @@ enum ChangePropagation {
     detachPass &+= 1
     detachLinks(of: node, into: &queue)
     node.unlinkAllDependencies()
-    ReactiveNode.drainOrphans()
     GraphLock.unlock()
     // The node itself is being deinitialised: events name a stand-in source.
     queue.deliverAll(.deinitialized, from: goneSource)

@@ -117,12 +117,7 @@ class ReactiveNode: @unchecked Sendable {
       }
       source.removeListener(interest)
       if source.isDerived && source.firstSubscriber == nil {
-        let orphan = unsafeDowncast(source, to: DerivedNode.self)
-        if !orphan.isQueuedOrphan {
-          orphan.isQueuedOrphan = true
-          orphan.nextOrphan = orphans
-          orphans = orphan
-        }
+        unsafeDowncast(source, to: DerivedNode.self).noteOrphaned()
       }
     }
   }
@@ -204,7 +199,6 @@ class ReactiveNode: @unchecked Sendable {
   /// Removes every dependency edge of this subscriber.
   final func unlinkAllDependencies() {
     while let link = firstDependency { ReactiveNode.unlink(link) }
-    ReactiveNode.drainOrphans()
   }
 
   /// Removes every dependency edge after `cursor` (all of them when nil): the sources a run
@@ -213,31 +207,6 @@ class ReactiveNode: @unchecked Sendable {
     while let link = cursor == nil ? firstDependency : cursor!.pointee.nextDependency {
       ReactiveNode.unlink(link)
     }
-    ReactiveNode.drainOrphans()
-  }
-
-  /// Derived values that lost their last subscriber, waiting to be told so (graph lock; see
-  /// ``DerivedNode/noteOrphaned()``). A worklist instead of recursion: when a derived value
-  /// drops its upstream links, a long chain of derived values unwinds iteratively.
-  nonisolated(unsafe) private static var orphans: DerivedNode?
-  nonisolated(unsafe) private static var isDraining = false
-
-  /// Processes the orphan worklist (graph lock held).
-  @inline(__always)
-  static func drainOrphans() {
-    if orphans != nil { drainOrphanList() }
-  }
-
-  private static func drainOrphanList() {
-    guard !isDraining else { return }
-    isDraining = true
-    while let orphan = orphans {
-      orphans = orphan.nextOrphan
-      orphan.nextOrphan = nil
-      orphan.isQueuedOrphan = false
-      orphan.noteOrphaned()  // it may have gained a subscriber again meanwhile
-    }
-    isDraining = false
   }
 }
 
