@@ -11,7 +11,7 @@ extension ContinuousObserver {
     let certain =
       link.map { !$0.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived } } ?? true
     switch phase {
-    case .cancelled:
+    case .cancelled, .parked:  // a parked observer has no links
       return false
     case .running:
       pendingKind = kind
@@ -67,8 +67,14 @@ extension ContinuousObserver {
       GraphLock.unlock()
       return
     }
-    cancelRequested.store(true, ordering: .releasing)
+    cancelRequested.store(true, ordering: .sequentiallyConsistent)
     pendingKeyPath = nil
+    if wasPhase == .parked {
+      let reclaimed = reclaimForCancellation()
+      GraphLock.unlock()
+      if reclaimed { Unmanaged.passUnretained(self).release() }
+      return
+    }
     // A running body finishes on its own thread and unlinks everything at its end; it may
     // hold no retain of its own (see the type's doc), so it gets one now.
     if wasPhase == .running {

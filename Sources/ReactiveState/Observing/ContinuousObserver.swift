@@ -18,10 +18,15 @@ import Synchronization
 /// the run releases that retain when it ends.
 ///
 /// State: idle → queued (a change arrived) → running → idle, or cancelled from anywhere;
-/// every transition is made under the graph lock except a clean run's end (see `state`). A change that arrives while running marks the run dirty and the
-/// run repeats — at most ``rerunLimit`` times in a row, then it stops with a diagnostic
-/// naming the key path that kept invalidating it. The transitions a change or a cancellation
-/// makes are in `ContinuousObserver+Changes.swift`.
+/// every transition is made under the graph lock except a clean run's end (see `state`). A
+/// change that arrives while running marks the run dirty and the run repeats — at most
+/// ``rerunLimit`` times in a row, then it stops with a diagnostic naming the key path that kept
+/// invalidating it. The transitions a change or a cancellation makes are in
+/// `ContinuousObserver+Changes.swift`.
+///
+/// An observer with a plain body, `didSet` triggers and no scheduler whose run read exactly
+/// one property (and has no links) parks in that property's slot instead (phase `parked`,
+/// see `ContinuousObserver+Parking.swift`): a write takes it and runs it with no graph lock.
 final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// What runs: a plain closure (`observe`) or one that receives events.
   enum Body {
@@ -29,7 +34,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     case events(@Sendable (ObservationTracking.Event) -> Void)
   }
 
-  enum Phase: UInt8 { case idle, queued, running, cancelled }
+  enum Phase: UInt8 { case idle, queued, running, cancelled, parked }
 
   /// Consecutive self-invalidating re-runs allowed before the observer gives up.
   static let rerunLimit = 100
@@ -48,8 +53,23 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// update pass): transactions do not run it at their end, and a change made by the run
   /// itself queues a new run instead of repeating the body inline.
   let parksRuns: Bool
-  private let label: String
+  let label: String
   private let scope = ObserverScope()
+  /// Whether runs may park the observer in a property's slot (see the type's doc).
+  let parksInSlots: Bool
+  /// Whether the current run has read at most one source so far, a property recorded in
+  /// `singleSource` (with `singleVersion`) and not linked: a run that starts with no links in
+  /// an observer that parks (owned by the running thread).
+  @exclusivity(unchecked) var readsSingleSource = false
+  @exclusivity(unchecked) var singleSource: Unmanaged<PropertySlot>?
+  @exclusivity(unchecked) var singleVersion: UInt64 = 0
+  /// The slot the observer parks in, retained so its word outlives the observer's use of it
+  /// even when its registrar goes (written under the graph lock by the running thread, so a
+  /// cancellation can read it there).
+  @exclusivity(unchecked) var parkingSlot: PropertySlot?
+  /// Whether the observer has parked in `parkingSlot` before (it is then older than the
+  /// slot's graph listeners; owned by the running thread).
+  @exclusivity(unchecked) var parkingIsEstablished = false
 
   /// The phase, plus a "dirty while running" bit, in one atomic word. The graph lock guards
   /// every transition but one: the clean end of a run (running → idle), which the running
@@ -130,6 +150,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     self.hasScheduler = scheduler != nil
     self.parksRuns = parksRuns && scheduler != nil
     self.label = label
+    if case .plain = body {
+      parksInSlots = triggers == .didSet && scheduler == nil
+    } else {
+      parksInSlots = false
+    }
     var interest: MutationInterest = []
     if triggers.contains(.willSet) { interest.insert(.willSet) }
     if triggers.contains(.didSet) { interest.insert(.didSet) }
@@ -189,7 +214,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       kind = .initial
       keyPath = nil
       certain = true
-    case .running, .cancelled:
+    case .running, .cancelled, .parked:
       GraphLock.unlock()
       return
     }
@@ -243,12 +268,18 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     if owesRelease { Unmanaged.passUnretained(self).release() }
   }
 
-  private func execute(
-    kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool
+  /// Runs the body until a run ends with nothing pending. `ownsRetain`: the caller handed over
+  /// a retain of the observer (a run taken from a parking word), released at the end unless a
+  /// run parks it again.
+  func execute(
+    kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool,
+    ownsRetain: Bool = false
   ) {
     var kind = kind
     var certain = certain
     var reruns = 0
+    var ownsRetain = ownsRetain
+    defer { if ownsRetain { Unmanaged.passUnretained(self).release() } }
     while true {
       if !certain && !inputsChanged() {
         // Only derived inputs were invalidated and they recomputed to equal values.
@@ -265,6 +296,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       }
       cursor = nil
       derivedInputs.restart()
+      readsSingleSource = parksInSlots && firstDependency == nil
+      singleSource = nil
       scope.reset()
       scope.begin()
       if hasEventBody {
@@ -275,6 +308,20 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       }
       scope.end()
       derivedInputs.trim()
+      if readsSingleSource {
+        var outcome = parkAfterRun(ownsRetain: &ownsRetain, checkingChanges: true)
+        if outcome == .changed {
+          reruns += 1
+          if reruns <= Self.rerunLimit {
+            (kind, keyPath, certain) = (.didSet, nil, true)
+            continue
+          }
+          reportSelfInvalidation(parkingSlot?.keyPath)
+          outcome = parkAfterRun(ownsRetain: &ownsRetain, checkingChanges: false)
+        }
+        if outcome == .finished { return }
+        cursor = lastDependency  // linked instead: the run ends as a graph run
+      }
 
       // A clean end with the same links as last time: straight back to idle, no lock. A
       // change or a cancellation that arrived meanwhile changed the word: the locked path.
@@ -307,10 +354,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         pendingKeyPath = nil
         ObservationWave.advance()  // no longer waiting: later changes must reach it again
         GraphLock.unlock()
-        ObservationDiagnostics.report(
-          "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
-            + "it keeps changing \(describe(keyPath)), which it also reads. To fix: move the "
-            + "write out of the observer, or read that value with withoutObservationTracking { … }")
+        reportSelfInvalidation(keyPath)
         return
       }
       ObservationWave.advance()  // the re-run consumes the new changes
@@ -378,6 +422,14 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   func track(_ slot: SourceNode, stamp: UInt64) {
     guard slot.isFirstRead(byScope: stamp) else { return }
     let version = slot.version.load(ordering: .sequentiallyConsistent)
+    if readsSingleSource {
+      if singleSource == nil && recordSingleRead(slot, version: version) { return }
+      if let single = singleSource, single.toOpaque() == Unmanaged.passUnretained(slot).toOpaque()
+      {
+        return  // a re-read after a nested scope re-stamped it
+      }
+      cursor = linkSingleSource()
+    }
     if scope.hadNestedScope && isConfirmedThisRun(slot) { return }
     cursor = reuseOrLink(slot, version: version, after: cursor)
     if slot.isDerived { derivedInputs.append(slot, version: version) }

@@ -16,20 +16,22 @@ enum ChangePropagation {
   /// subscriber it reached then is still queued or dirty, so a batch of writes to one source
   /// walks its subscribers once. (Not for a source with derived subscribers, see below.)
   ///
-  /// `parkedOneShot`: a one-shot registration a property slot held outside the graph (see
-  /// `PropertySlot+ParkedOneShot.swift`), already taken by the caller. It is older than
-  /// every graph listener, so it is called first — but after the walk, so a registration it
-  /// re-arms is not reached by this change.
+  /// `parked`: a registration a property slot held outside the graph (see
+  /// `PropertySlot+Parking.swift`), already taken by the caller. It is older than every graph
+  /// listener, so it is called first — but after the walk, so a registration it re-arms (or
+  /// a continuous observer's re-run links) is not reached by this change. It is called even
+  /// when the walk itself is skipped.
   @inline(never)
   static func notify(
     _ source: SourceNode, _ event: SourceEvent,
-    firstCalling parkedOneShot: UnsafeMutableRawPointer? = nil
+    firstCalling parked: UnsafeMutableRawPointer? = nil
   ) {
     var queue = DeliveryQueue()
     GraphLock.lock()
     if event == .didSet {
       if source.didSetWalkWave == ObservationWave.current {
         GraphLock.unlock()
+        if let parked { PropertySlot.runParked(parked) }
         return
       }
       source.didSetWalkWave = ObservationWave.mark()
@@ -76,7 +78,7 @@ enum ChangePropagation {
       DerivedNode.dropExpiredOrphans()
     }
     GraphLock.unlock()
-    if let parkedOneShot { OneShotObserver.fireParked(parkedOneShot) }
+    if let parked { PropertySlot.runParked(parked) }
     queue.deliverAll(event, from: source)
   }
 
@@ -104,7 +106,7 @@ enum ChangePropagation {
     // Parked one-shots need no lock; releasing one may run user code (its closure's captures).
     slot = head
     while let current = slot {
-      current.discardParkedOneShot()
+      current.discardParkedRegistration()
       slot = current.next
     }
     queue.deliverAll(.deinitialized, from: head)

@@ -33,9 +33,10 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// (see ``RegistrarStorage/didSet(_:announced:)``).
   private let everRead = Atomic<Bool>(false)
 
-  /// A one-shot registration that read this property and nothing else, parked here instead
-  /// of being linked into the graph (see `PropertySlot+ParkedOneShot.swift`).
-  let parkedOneShot = Atomic<UInt64>(0)
+  /// A registration that depends on this property and nothing else (a one-shot or a
+  /// continuous observer), parked here instead of being linked into the graph (see
+  /// `PropertySlot+Parking.swift`).
+  let parkedRegistration = Atomic<UInt64>(0)
 
   /// Position in the registrar's list (0 for the first slot created).
   let ordinal: Int
@@ -58,7 +59,7 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   deinit {
     // A registrar detaches its slots (closing the word) before they can go; this only keeps
     // a slot that somehow never was from leaking its registration.
-    discardParkedOneShot()
+    discardParkedRegistration()
     if let alias = alias.load(ordering: .acquiring) {
       Unmanaged<AnyKeyPath>.fromOpaque(alias).release()
     }

@@ -233,9 +233,16 @@ final class RegistrarStorage: @unchecked Sendable {
   private func endUnannouncedWrite(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
       let (willSetListened, didSetListened) = slot.endUnannouncedMutation()
-      // Parked while the write was in flight (it may have read the old value): fired late.
-      announceWillSet(slot, toGraph: willSetListened)
-      if didSetListened { ChangePropagation.notify(slot, .didSet) }
+      // A one-shot parked while the write was in flight (it may have read the old value) is
+      // fired late, as its willSet; a continuous observer runs with the didSet.
+      var oneShot = slot.takeParkedRegistration()
+      var continuous: UnsafeMutableRawPointer?
+      if let parked = oneShot, UInt64(UInt(bitPattern: parked)) & PropertySlot.continuousKind != 0
+      {
+        (oneShot, continuous) = (nil, parked)
+      }
+      announceWillSet(slot, toGraph: willSetListened, parked: oneShot)
+      announceDidSet(slot, toGraph: didSetListened, parked: continuous)
       TrackingScope.noteMutationOnCurrentThread(slot)
     }
   }
@@ -244,15 +251,17 @@ final class RegistrarStorage: @unchecked Sendable {
   @usableFromInline
   func willSet(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
-      announceWillSet(slot, toGraph: slot.beginMutation())
+      let toGraph = slot.beginMutation()
+      announceWillSet(slot, toGraph: toGraph, parked: slot.takeParkedOneShot())
     }
   }
 
-  /// Delivers `willSet` of `slot` (its version already moved) to its parked one-shot and,
-  /// when `toGraph`, to its graph listeners.
+  /// Delivers `willSet` of `slot` (its version already moved) to the one-shot taken from
+  /// its parking word, if any, and, when `toGraph`, to its graph listeners.
   @inline(__always)
-  private func announceWillSet(_ slot: PropertySlot, toGraph: Bool) {
-    let parked = slot.takeParkedOneShot()
+  private func announceWillSet(
+    _ slot: PropertySlot, toGraph: Bool, parked: UnsafeMutableRawPointer?
+  ) {
     if toGraph {
       ChangePropagation.notify(slot, .willSet, firstCalling: parked)
     } else if let parked {
@@ -260,11 +269,25 @@ final class RegistrarStorage: @unchecked Sendable {
     }
   }
 
+  /// Delivers `didSet` of `slot` (its version already moved) to the continuous observer
+  /// taken from its parking word, if any, and, when `toGraph`, to its graph listeners.
+  @inline(__always)
+  private func announceDidSet(
+    _ slot: PropertySlot, toGraph: Bool, parked: UnsafeMutableRawPointer?
+  ) {
+    if toGraph {
+      ChangePropagation.notify(slot, .didSet, firstCalling: parked)
+    } else if let parked {
+      PropertySlot.runParked(parked)
+    }
+  }
+
   /// `didSet` of a property (its slot from ``willSet(site:keyPath:)`` or a lookup).
   @usableFromInline
   func didSet(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
-      if slot.endMutation() { ChangePropagation.notify(slot, .didSet) }
+      let toGraph = slot.endMutation()
+      announceDidSet(slot, toGraph: toGraph, parked: slot.takeParkedContinuousObserver())
       TrackingScope.noteMutationOnCurrentThread(slot)
     }
   }
