@@ -2,9 +2,9 @@
 ///
 /// Each case builds `sourceCount` signals (reading each three times), then — timed — creates
 /// its effects, runs its update step inside one `withBatch`, and disposes everything with
-/// `cleanup()`. A group's time is the sum of its cases' times (median of the harness's samples
-/// each), in ms. Effects report to a `SBenchProbe` so every case checks how often its effects
-/// ran and what the last one saw.
+/// `cleanup()`. A group's time is the sum of its cases' times (the fastest of the harness's
+/// samples each), in ms. Effects report to a `SBenchProbe` so every case checks how often its
+/// effects ran and what the last one saw.
 struct SBenchScenario: ReactivityScenario {
   /// The three rows of the JS suite.
   enum Group: String {

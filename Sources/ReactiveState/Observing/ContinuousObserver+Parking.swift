@@ -75,6 +75,22 @@ extension ContinuousObserver {
     }
   }
 
+  /// After a run that read singly: parks the observer (``parkAfterRun(ownsRetain:checkingChanges:)``)
+  /// and counts the runs a change during the run asks for (`changed`: run again); past
+  /// ``rerunLimit`` it reports the loop and parks without looking for changes. `linked`: the
+  /// cursor is set for the graph end of the run.
+  func settleSingleRun(ownsRetain: inout Bool, reruns: inout Int) -> ParkOutcome {
+    var outcome = parkAfterRun(ownsRetain: &ownsRetain, checkingChanges: true)
+    if outcome == .changed {
+      reruns += 1
+      if reruns <= Self.rerunLimit { return .changed }
+      reportSelfInvalidation(parkingSlot?.keyPath)
+      outcome = parkAfterRun(ownsRetain: &ownsRetain, checkingChanges: false)
+    }
+    if outcome == .linked { cursor = lastDependency }
+    return outcome
+  }
+
   /// After a run that read singly: parks the observer in the slot it read, then checks that
   /// neither a change (unless `checkingChanges` is false: the rerun limit was reached) nor a
   /// cancellation slipped in meanwhile. `ownsRetain`: whether the caller holds the retain the
@@ -131,7 +147,7 @@ extension ContinuousObserver {
       } else if ObservationTransaction.isOpenOnCurrentThread {
         observer.postponeFromParking()
       } else {
-        observer.execute(kind: .didSet, keyPath: nil, certain: true, ownsRetain: true)
+        observer.runTakenFromParking()
       }
     }
   }

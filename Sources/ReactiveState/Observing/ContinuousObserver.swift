@@ -130,7 +130,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// run (graph lock); the run releases it when it ends.
   @exclusivity(unchecked) var cancellationRetainsRun = false
   /// The last link confirmed by the current run (owned by the running thread).
-  @exclusivity(unchecked) private var cursor: LinkPointer?
+  @exclusivity(unchecked) var cursor: LinkPointer?
 
   init(
     triggers: ObservationTracking.Options, scheduler: (any ObservationScheduler)?, label: String,
@@ -268,20 +268,75 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     if owesRelease { Unmanaged.passUnretained(self).release() }
   }
 
+  /// One run of the body, reading singly when the observer parks and has no links.
+  @inline(__always)
+  private func runBody(kind: ObservationTracking.Event.Kind, keyPath: borrowing AnyKeyPath?) {
+    cursor = nil
+    derivedInputs.restart()
+    readsSingleSource = parksInSlots && firstDependency == nil
+    singleSource = nil
+    scope.reset()
+    scope.begin()
+    if hasEventBody {
+      eventBody.unsafelyUnwrapped(
+        ObservationTracking.Event(kind: kind, keyPath: copy keyPath, canceller: self))
+    } else {
+      plainBody()
+    }
+    scope.end()
+    derivedInputs.trim()
+  }
+
+  /// Runs an observer a writer took out of its parking slot (phase `parked`, no links, a
+  /// plain body; the caller hands over the word's retain) until a run parks it again.
+  func runTakenFromParking() {
+    var ownsRetain = true
+    var reruns = 0
+    while true {
+      cursor = nil
+      readsSingleSource = true
+      singleSource = nil
+      scope.reset()
+      scope.begin()
+      plainBody()
+      scope.end()
+      if readsSingleSource {
+        switch settleSingleRun(ownsRetain: &ownsRetain, reruns: &reruns) {
+        case .finished:
+          if ownsRetain { Unmanaged.passUnretained(self).release() }
+          return
+        case .changed: continue
+        case .linked: break
+        }
+      } else {
+        derivedInputs.trim()
+      }
+      // The run linked what it read: it ends as a graph run.
+      execute(
+        kind: .didSet, keyPath: nil, certain: true, ownsRetain: ownsRetain, ranOnce: true,
+        reruns: reruns)
+      return
+    }
+  }
+
   /// Runs the body until a run ends with nothing pending. `ownsRetain`: the caller handed over
   /// a retain of the observer (a run taken from a parking word), released at the end unless a
-  /// run parks it again.
+  /// run parks it again. `ranOnce`: the caller already ran the body once and it linked its
+  /// reads (a parked run that left single reading); this ends that run, after `reruns` runs.
   func execute(
     kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool,
-    ownsRetain: Bool = false
+    ownsRetain: Bool = false, ranOnce: Bool = false, reruns: Int = 0
   ) {
     var kind = kind
     var certain = certain
-    var reruns = 0
+    var reruns = reruns
     var ownsRetain = ownsRetain
+    var ranOnce = ranOnce
     defer { if ownsRetain { Unmanaged.passUnretained(self).release() } }
     while true {
-      if !certain && !inputsChanged() {
+      if ranOnce {
+        ranOnce = false
+      } else if !certain && !inputsChanged() {
         // Only derived inputs were invalidated and they recomputed to equal values.
         GraphLock.lock()
         if let end = runEnd() {
@@ -293,34 +348,17 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         ObservationWave.advance()  // the next iteration consumes the new changes
         GraphLock.unlock()
         continue
-      }
-      cursor = nil
-      derivedInputs.restart()
-      readsSingleSource = parksInSlots && firstDependency == nil
-      singleSource = nil
-      scope.reset()
-      scope.begin()
-      if hasEventBody {
-        eventBody.unsafelyUnwrapped(
-          ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
       } else {
-        plainBody()
-      }
-      scope.end()
-      derivedInputs.trim()
-      if readsSingleSource {
-        var outcome = parkAfterRun(ownsRetain: &ownsRetain, checkingChanges: true)
-        if outcome == .changed {
-          reruns += 1
-          if reruns <= Self.rerunLimit {
+        runBody(kind: kind, keyPath: keyPath)
+        if readsSingleSource {
+          switch settleSingleRun(ownsRetain: &ownsRetain, reruns: &reruns) {
+          case .finished: return
+          case .changed:
             (kind, keyPath, certain) = (.didSet, nil, true)
             continue
+          case .linked: break
           }
-          reportSelfInvalidation(parkingSlot?.keyPath)
-          outcome = parkAfterRun(ownsRetain: &ownsRetain, checkingChanges: false)
         }
-        if outcome == .finished { return }
-        cursor = lastDependency  // linked instead: the run ends as a graph run
       }
 
       // A clean end with the same links as last time: straight back to idle, no lock. A
