@@ -1,70 +1,121 @@
 /// Parked continuous observers: an observer whose run read exactly one property waits in that
 /// property's slot (see `PropertySlot+Parking.swift`) instead of being linked into the graph.
-/// A write takes it out of the slot with one compare-exchange and runs it on the mutating
-/// thread; the run parks it again. No graph lock, link or delivery queue is involved.
+/// The write it waits for runs it on the mutating thread, and the run parks it again; no
+/// graph lock, link or delivery queue is involved, and the writer needs no atomic operation
+/// beyond its version move (see `PropertySlot+ParkedContinuous.swift`).
 ///
 /// Only an observer that ``ContinuousObserver/parksInSlots`` parks, from a run that started
-/// with no links; its phase is then `parked` for good: whether it sits in the slot or a thread
-/// that took it runs it, nobody else changes its state but a cancellation. The parking word
-/// holds a retain of the observer, which moves to the thread that takes it and back when the
-/// run parks it again.
+/// with no links; its phase is then `parked` for good: whether it waits in the slot or a
+/// write runs it, nobody else changes its state but a cancellation. It takes its place in the
+/// slot at its run's first read of the property (so writes during the rest of the run mark it
+/// dirty) and keeps it across runs. The parking word holds a retain of the observer, released
+/// by whoever removes it from the word.
 ///
 /// A run that reads a second source, a derived value or a main-thread-confined property —
 /// or cannot park (the place is taken, or the property already has graph listeners, which
 /// are older) — links its reads instead and the observer stays a graph observer from then on.
-/// So does one taken by a write inside a transaction, which the transaction then runs at its
-/// end.
-///
-/// Handshakes, each a pair of sequentially consistent operations of which one side sees the
-/// other:
-/// - with writers: a writer moves the version, then takes the word; a run parks, then
-///   compares the version it read, and on a change takes itself back and runs again;
-/// - with a cancellation: it marks the observer cancelled, then takes it out of the word;
-///   a run parks, then looks at the mark, and takes itself back and lets go on a
-///   cancellation. Whoever takes it out of the word owns its retain.
+/// So does one run by a write inside a transaction, which the transaction then runs at its end.
 extension ContinuousObserver {
-  /// How ``parkAfterRun(ownsRetain:checkingChanges:)`` ended.
+  /// How a run that read singly ended (``settleSingleRun(reruns:)``).
   enum ParkOutcome {
-    /// Parked, or cancelled: nothing left to run.
-    case finished
-    /// The property changed during the run: the caller runs again (it owns the retain).
+    /// Parked: another thread may be running it already, so the caller touches nothing.
+    case parked
+    /// Cancelled, or its registrar is gone: the caller ends the run
+    /// (``settleWordRelease()``).
+    case stopped
+    /// A write may have been missed during the run: run again.
     case changed
     /// Could not park: the run's read is a graph link now, and the run ends as a graph run.
     case linked
   }
 
-  /// The first read of a run that reads singly: records `source` when it is a property that
-  /// can be parked on (adopting its slot as the parking place), else returns false.
+  private var address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+  /// The first read of a run that reads singly: records `source` when it is a property the
+  /// observer can park on (taking its place there if it has none yet), else returns false.
   @inline(__always)
   func recordSingleRead(_ source: SourceNode, version: UInt64) -> Bool {
     guard !source.isDerived, !source.isConfinedToMainThread else { return false }
     let slot = unsafeDowncast(source, to: PropertySlot.self)
-    if slot !== parkingSlot { adoptParkingSlot(slot) }
+    if slot !== parkingSlot || !parkingIsEstablished {
+      guard establishParking(in: slot) else { return false }
+    }
     singleSource = .passUnretained(slot)
     singleVersion = version
     return true
   }
 
-  /// Retains `slot` as the parking place, under the graph lock (a cancellation reads it
-  /// there); the previous place is released after the lock.
+  /// Takes the observer's place in `slot` (leaving its previous one), under the graph lock (a
+  /// cancellation reads `parkingSlot` there). Fails when the place is taken or closed, when
+  /// the property already has graph listeners (older: they keep their turn), or after a
+  /// cancellation.
   @inline(never)
-  private func adoptParkingSlot(_ slot: PropertySlot) {
+  private func establishParking(in slot: PropertySlot) -> Bool {
     var previous: PropertySlot? = slot
+    var spareRetain = false  // the previous word's retain, reused for the new one
     GraphLock.lock()
+    if phase == .running { phase = .parked }  // the first run
+    guard phase == .parked else {
+      GraphLock.unlock()
+      return false
+    }
+    var cancelled = false
+    if parkingIsEstablished, let place = parkingSlot {
+      (spareRetain, cancelled) = place.vacate(by: address)
+      parkingIsEstablished = false
+    }
     swap(&previous, &parkingSlot)
-    parkingIsEstablished = false
+    if slot.willSetListeners.load(ordering: .relaxed) == 0
+      && slot.didSetListeners.load(ordering: .relaxed) == 0
+      && slot.occupy(by: address, cancelled: cancelled)
+    {
+      parkingIsEstablished = true
+      if spareRetain {
+        spareRetain = false
+      } else {
+        _ = Unmanaged.passUnretained(self).retain()
+      }
+    }
     GraphLock.unlock()
+    if spareRetain { owesWordRelease = true }
     withExtendedLifetime(previous) {}
+    return parkingIsEstablished
   }
 
-  /// Ends single reading: the recorded read becomes a graph link (checked for a change it
-  /// missed) and the observer a graph observer. Returns the link, if one was made.
+  /// Leaves the parking word (if in it): its retain is owed (``owesWordRelease``).
+  private func leaveParking() {
+    guard parkingIsEstablished, let place = parkingSlot else { return }
+    parkingIsEstablished = false
+    if place.vacate(by: address).removed { owesWordRelease = true }
+  }
+
+  /// Ends single reading: the observer leaves its parking place, the recorded read becomes a
+  /// graph link (checked for a change it missed) and the observer a graph observer. Returns
+  /// the link, if one was made.
+  ///
+  /// The word's retain: a graph observer's run needs none while its token lives (a
+  /// cancellation retains it for the run), so it is released now — unless a cancellation
+  /// already came (it found the observer parked and retained nothing): then it becomes that
+  /// cancellation's retain for the run, which the run's end releases.
   func linkSingleSource() -> LinkPointer? {
     readsSingleSource = false
     let single = singleSource
     singleSource = nil
+    leaveParking()
+    var releasesNow = false
     GraphLock.lock()
-    defer { GraphLock.unlock() }
+    defer {
+      GraphLock.unlock()
+      if releasesNow { Unmanaged.passUnretained(self).release() }
+    }
+    if owesWordRelease {
+      owesWordRelease = false
+      if phase == .cancelled && !cancellationRetainsRun {
+        cancellationRetainsRun = true
+      } else {
+        releasesNow = true
+      }
+    }
     if phase == .parked { phase = .running }
     return single?._withUnsafeGuaranteedRef { source -> LinkPointer? in
       guard !source.isDetached else { return nil }
@@ -75,75 +126,67 @@ extension ContinuousObserver {
     }
   }
 
-  /// After a run that read singly: parks the observer (``parkAfterRun(ownsRetain:checkingChanges:)``)
-  /// and counts the runs a change during the run asks for (`changed`: run again); past
-  /// ``rerunLimit`` it reports the loop and parks without looking for changes. `linked`: the
-  /// cursor is set for the graph end of the run.
-  func settleSingleRun(ownsRetain: inout Bool, reruns: inout Int) -> ParkOutcome {
-    var outcome = parkAfterRun(ownsRetain: &ownsRetain, checkingChanges: true)
+  /// After a run that read singly: parks the observer again, or says to run again
+  /// (`changed`) when a write may have been missed during the run. Runs that wrote an
+  /// observed property themselves (`wroteDuringRun`) count toward ``rerunLimit``, past which
+  /// the loop is reported and the observer parks regardless; writes from other threads do
+  /// not count (they never invalidate an observer forever, and the last one must be seen).
+  /// `linked`: the cursor is set for the graph end of the run.
+  func settleSingleRun(reruns: inout Int, wroteDuringRun: Bool) -> ParkOutcome {
+    guard singleSource != nil, parkingIsEstablished else {
+      _ = linkSingleSource()
+      cursor = lastDependency
+      return .linked
+    }
+    var outcome = reparkInPlace(honoringDirty: true)
     if outcome == .changed {
-      reruns += 1
+      if wroteDuringRun { reruns += 1 }
       if reruns <= Self.rerunLimit { return .changed }
       reportSelfInvalidation(parkingSlot?.keyPath)
-      outcome = parkAfterRun(ownsRetain: &ownsRetain, checkingChanges: false)
+      outcome = reparkInPlace(honoringDirty: false)
     }
-    if outcome == .linked { cursor = lastDependency }
     return outcome
   }
 
-  /// After a run that read singly: parks the observer in the slot it read, then checks that
-  /// neither a change (unless `checkingChanges` is false: the rerun limit was reached) nor a
-  /// cancellation slipped in meanwhile. `ownsRetain`: whether the caller holds the retain the
-  /// parking word takes (one is taken when not).
-  func parkAfterRun(ownsRetain: inout Bool, checkingChanges: Bool) -> ParkOutcome {
-    guard let single = singleSource, phase == .parked || enterParkedPhase() else {
-      _ = linkSingleSource()
-      return .linked
+  @inline(__always)
+  private func reparkInPlace(honoringDirty: Bool) -> ParkOutcome {
+    // `singleSource` is `parkingSlot`, unretained (no reference counting on this path).
+    let outcome = singleSource.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      $0.repark(
+        address, at: singleVersion, honoringDirty: honoringDirty,
+        cancelRequested: { cancelRequested.load(ordering: .sequentiallyConsistent) })
     }
-    return single._withUnsafeGuaranteedRef { slot in
-      // Graph listeners of a property the observer is new to are older: they keep their turn.
-      if !parkingIsEstablished
-        && (slot.willSetListeners.load(ordering: .relaxed) != 0
-          || slot.didSetListeners.load(ordering: .relaxed) != 0)
-      {
-        _ = linkSingleSource()
-        return .linked
-      }
-      if !ownsRetain {
-        _ = Unmanaged.passUnretained(self).retain()
-        ownsRetain = true
-      }
-      guard let word = slot.parkContinuous(Unmanaged.passUnretained(self).toOpaque()) else {
-        _ = linkSingleSource()
-        return .linked
-      }
-      ownsRetain = false
-      parkingIsEstablished = true
-      let changed = checkingChanges && slot.changedSince(singleVersion)
-      guard changed || cancelRequested.load(ordering: .sequentiallyConsistent),
-        slot.reclaim(word)
-      else { return .finished }  // whoever took it out of the word runs or releases it
-      ownsRetain = true
-      return cancelRequested.load(ordering: .acquiring) ? .finished : .changed
+    switch outcome {
+    case .parked: return .parked
+    case .dirty: return .changed
+    case .cancelled:
+      parkingIsEstablished = false
+      owesWordRelease = true
+      return .stopped
+    case .gone:
+      parkingIsEstablished = false  // its registrar went: dormant
+      return .stopped
     }
   }
 
-  /// The first run (phase `running`, no links) becomes a parked one, unless a cancellation
-  /// came first.
-  private func enterParkedPhase() -> Bool {
-    GraphLock.lock()
-    defer { GraphLock.unlock() }
-    guard phase == .running, !dirtyWhileRunning else { return false }
-    phase = .parked
-    return true
+  /// Releases the parking word's retain if the run removed the observer from it and still owes
+  /// it (the run's last touch: never after the observer parked or went idle, when another
+  /// thread may run it).
+  @inline(__always)
+  func settleWordRelease() {
+    guard owesWordRelease else { return }
+    owesWordRelease = false
+    Unmanaged.passUnretained(self).release()
   }
 
-  /// A writer took the observer out of a slot (with its retain): runs it now, or — inside
-  /// the writer's transaction — hands it to the transaction as a graph observer.
+  /// The write an observer waits for claimed it (it stays in the word, which keeps it alive):
+  /// runs it now, or — inside the writer's transaction — hands it to the transaction as a
+  /// graph observer.
   static func runParked(_ raw: UnsafeMutableRawPointer) {
     Unmanaged<ContinuousObserver>.fromOpaque(raw)._withUnsafeGuaranteedRef { observer in
       if observer.cancelRequested.load(ordering: .acquiring) {
-        Unmanaged.passUnretained(observer).release()
+        observer.leaveParking()
+        observer.settleWordRelease()
       } else if ObservationTransaction.isOpenOnCurrentThread {
         observer.postponeFromParking()
       } else {
@@ -152,9 +195,10 @@ extension ContinuousObserver {
     }
   }
 
-  /// Links the observer to its parking slot and queues the change in this thread's
-  /// transaction, as for any graph observer; then lets go of the retain the word held.
+  /// Leaves the parking word, links the observer to its parking slot and queues the change in
+  /// this thread's transaction, as for any graph observer.
   private func postponeFromParking() {
+    leaveParking()
     GraphLock.lock()
     if phase == .parked, let slot = parkingSlot, !slot.isDetached {
       phase = .idle
@@ -163,7 +207,14 @@ extension ContinuousObserver {
       _ = enqueue(kind: .didSet, link: link)
     }
     GraphLock.unlock()
-    Unmanaged.passUnretained(self).release()
+    settleWordRelease()
+  }
+
+  /// A claimed observer removed from the word because it was cancelled: its retain ends here.
+  static func releaseRemoved(_ tagged: UnsafeMutableRawPointer) {
+    let bits = UInt(bitPattern: tagged) & ~UInt(PropertySlot.continuousKind)
+    Unmanaged<ContinuousObserver>.fromOpaque(UnsafeMutableRawPointer(bitPattern: bits)!)
+      .release()
   }
 
   /// The registrar of the observer's parking slot is gone: its only dependency died, so it
@@ -178,11 +229,11 @@ extension ContinuousObserver {
     observer.release()
   }
 
-  /// Under the graph lock, cancelling a parked observer: takes it out of its slot if it is
-  /// there (the caller then releases the word's retain, after the lock). Otherwise a thread
-  /// that took it holds that retain and sees the cancellation before it parks it again.
+  /// Under the graph lock, cancelling a parked observer: flags it in its parking word and
+  /// returns whether it could be removed from it (the caller then releases the word's retain,
+  /// after the lock); otherwise whoever removes it later releases it.
   func reclaimForCancellation() -> Bool {
-    parkingSlot?.reclaimContinuous(Unmanaged.passUnretained(self).toOpaque()) ?? false
+    parkingSlot?.flagCancelled(address) ?? false
   }
 
   /// Reports a run that kept invalidating itself (it was stopped).

@@ -67,9 +67,12 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// even when its registrar goes (written under the graph lock by the running thread, so a
   /// cancellation can read it there).
   @exclusivity(unchecked) var parkingSlot: PropertySlot?
-  /// Whether the observer has parked in `parkingSlot` before (it is then older than the
-  /// slot's graph listeners; owned by the running thread).
+  /// Whether the observer holds its place in `parkingSlot`'s word (owned by the running
+  /// thread).
   @exclusivity(unchecked) var parkingIsEstablished = false
+  /// Whether the current run removed the observer from its parking word, whose retain it
+  /// then releases when it ends (owned by the running thread).
+  @exclusivity(unchecked) var owesWordRelease = false
 
   /// The phase, plus a "dirty while running" bit, in one atomic word. The graph lock guards
   /// every transition but one: the clean end of a run (running → idle), which the running
@@ -276,6 +279,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     readsSingleSource = parksInSlots && firstDependency == nil
     singleSource = nil
     scope.reset()
+    scope.wroteDuringRun = false
     scope.begin()
     if hasEventBody {
       eventBody.unsafelyUnwrapped(
@@ -287,23 +291,24 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     derivedInputs.trim()
   }
 
-  /// Runs an observer a writer took out of its parking slot (phase `parked`, no links, a
-  /// plain body; the caller hands over the word's retain) until a run parks it again.
+  /// Runs a parked observer for the write it waited for (phase `parked`, no links, a plain
+  /// body) until a run parks it again.
   func runTakenFromParking() {
-    var ownsRetain = true
     var reruns = 0
     while true {
       cursor = nil
       readsSingleSource = true
       singleSource = nil
       scope.reset()
+      scope.wroteDuringRun = false
       scope.begin()
       plainBody()
       scope.end()
       if readsSingleSource {
-        switch settleSingleRun(ownsRetain: &ownsRetain, reruns: &reruns) {
-        case .finished:
-          if ownsRetain { Unmanaged.passUnretained(self).release() }
+        switch settleSingleRun(reruns: &reruns, wroteDuringRun: scope.wroteDuringRun) {
+        case .parked: return
+        case .stopped:
+          settleWordRelease()
           return
         case .changed: continue
         case .linked: break
@@ -312,27 +317,22 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         derivedInputs.trim()
       }
       // The run linked what it read: it ends as a graph run.
-      execute(
-        kind: .didSet, keyPath: nil, certain: true, ownsRetain: ownsRetain, ranOnce: true,
-        reruns: reruns)
+      execute(kind: .didSet, keyPath: nil, certain: true, ranOnce: true, reruns: reruns)
       return
     }
   }
 
-  /// Runs the body until a run ends with nothing pending. `ownsRetain`: the caller handed over
-  /// a retain of the observer (a run taken from a parking word), released at the end unless a
-  /// run parks it again. `ranOnce`: the caller already ran the body once and it linked its
-  /// reads (a parked run that left single reading); this ends that run, after `reruns` runs.
+  /// Runs the body until a run ends with nothing pending. `ranOnce`: the caller already ran
+  /// the body once and it linked its reads (a parked run that left single reading); this ends
+  /// that run, after `reruns` runs.
   func execute(
     kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool,
-    ownsRetain: Bool = false, ranOnce: Bool = false, reruns: Int = 0
+    ranOnce: Bool = false, reruns: Int = 0
   ) {
     var kind = kind
     var certain = certain
     var reruns = reruns
-    var ownsRetain = ownsRetain
     var ranOnce = ranOnce
-    defer { if ownsRetain { Unmanaged.passUnretained(self).release() } }
     while true {
       if ranOnce {
         ranOnce = false
@@ -351,8 +351,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       } else {
         runBody(kind: kind, keyPath: keyPath)
         if readsSingleSource {
-          switch settleSingleRun(ownsRetain: &ownsRetain, reruns: &reruns) {
-          case .finished: return
+          switch settleSingleRun(reruns: &reruns, wroteDuringRun: scope.wroteDuringRun) {
+          case .parked: return
+          case .stopped:
+            settleWordRelease()
+            return
           case .changed:
             (kind, keyPath, certain) = (.didSet, nil, true)
             continue

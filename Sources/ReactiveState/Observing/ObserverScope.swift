@@ -3,7 +3,13 @@ final class ObserverScope: TrackingScope {
   /// Set once, right after the observer is initialised; the observer owns this scope.
   @exclusivity(unchecked) var observer: Unmanaged<ContinuousObserver>?
 
+  /// Whether the current run wrote an observed property on its own thread (the caller resets
+  /// it before each run): a parked observer counts only such runs toward its rerun limit.
+  @exclusivity(unchecked) var wroteDuringRun = false
+
   override func record(_ slot: SourceNode) {
     observer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.track(slot, stamp: stamp) }
   }
+
+  override func noteOwnMutation(_ slot: SourceNode, version: UInt64) { wroteDuringRun = true }
 }

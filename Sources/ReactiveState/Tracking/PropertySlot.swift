@@ -37,6 +37,9 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// continuous observer), parked here instead of being linked into the graph (see
   /// `PropertySlot+Parking.swift`).
   let parkedRegistration = Atomic<UInt64>(0)
+  /// For a parked continuous observer: the version whose write it waits for, with its word's
+  /// tag (see `PropertySlot+ParkedContinuous.swift`).
+  let parkedVersion = Atomic<UInt64>(0)
 
   /// Position in the registrar's list (0 for the first slot created).
   let ordinal: Int
@@ -131,29 +134,31 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// barrier: a subscriber linked before it is counted here, one linked after it sees the
   /// new version when it checks the one it read.
   @inline(__always)
-  func endUnannouncedMutation() -> (willSet: Bool, didSet: Bool) {
-    moveVersion(by: 2)
+  func endUnannouncedMutation() -> (willSet: Bool, didSet: Bool, from: UInt64) {
+    let from = moveVersion(by: 2)
     return (
       willSetListeners.load(ordering: .sequentiallyConsistent) != 0,
-      didSetListeners.load(ordering: .sequentiallyConsistent) != 0
+      didSetListeners.load(ordering: .sequentiallyConsistent) != 0, from
     )
   }
 
   /// Moves the version: an atomic increment (a full barrier), or — a main-thread-confined
   /// property written on the main thread, its only writer — a plain store; other threads that
   /// link to such a property pay for the barrier instead (see ``isConfinedToMainThread``).
+  /// Returns the version the move started from.
   @inline(__always)
-  private func moveVersion(by step: UInt64) {
+  private func moveVersion(by step: UInt64) -> UInt64 {
     if isOwnedByCurrentThread {
       if !hadPlainWrite.load(ordering: .relaxed) {
         // Once: a linker that then sees the flag unset is seen by every later plain move.
         hadPlainWrite.store(true, ordering: .relaxed)
         rs_full_fence()
       }
-      version.store(version.load(ordering: .relaxed) &+ step, ordering: .releasing)
-    } else {
-      version.wrappingAdd(step, ordering: .sequentiallyConsistent)
+      let from = version.load(ordering: .relaxed)
+      version.store(from &+ step, ordering: .releasing)
+      return from
     }
+    return version.wrappingAdd(step, ordering: .sequentiallyConsistent).oldValue
   }
 
   /// Whether this property is confined to the main thread and this is it: its version and
@@ -161,18 +166,20 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   @inline(__always)
   var isOwnedByCurrentThread: Bool { isConfinedToMainThread && rs_is_main_thread() != 0 }
 
-  /// `willSet`: makes the version odd and returns whether anyone listens to `willSet`.
+  /// `willSet`: makes the version odd and returns whether anyone listens to `willSet` (and
+  /// the version the move started from).
   @inline(__always)
-  func beginMutation() -> Bool {
+  func beginMutation() -> (willSet: Bool, from: UInt64) {
     mutatingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
-    moveVersion(by: 1)
-    return willSetListeners.load(ordering: .sequentiallyConsistent) != 0
+    let from = moveVersion(by: 1)
+    return (willSetListeners.load(ordering: .sequentiallyConsistent) != 0, from)
   }
 
-  /// `didSet`: makes the version even again and returns whether anyone listens to `didSet`.
+  /// `didSet`: makes the version even again and returns whether anyone listens to `didSet`
+  /// (and the version the move started from).
   @inline(__always)
-  func endMutation() -> Bool {
-    moveVersion(by: 1)
-    return didSetListeners.load(ordering: .sequentiallyConsistent) != 0
+  func endMutation() -> (didSet: Bool, from: UInt64) {
+    let from = moveVersion(by: 1)
+    return (didSetListeners.load(ordering: .sequentiallyConsistent) != 0, from)
   }
 }

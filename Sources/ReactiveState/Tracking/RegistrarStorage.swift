@@ -232,14 +232,16 @@ final class RegistrarStorage: @unchecked Sendable {
   @inline(never)
   private func endUnannouncedWrite(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
-      let (willSetListened, didSetListened) = slot.endUnannouncedMutation()
+      let (willSetListened, didSetListened, from) = slot.endUnannouncedMutation()
       // A one-shot parked while the write was in flight (it may have read the old value) is
       // fired late, as its willSet; a continuous observer runs with the didSet.
-      var oneShot = slot.takeParkedRegistration()
+      let parked = slot.parkedRegistration.load(ordering: .sequentiallyConsistent)
+      var oneShot: UnsafeMutableRawPointer?
       var continuous: UnsafeMutableRawPointer?
-      if let parked = oneShot, UInt64(UInt(bitPattern: parked)) & PropertySlot.continuousKind != 0
-      {
-        (oneShot, continuous) = (nil, parked)
+      if parked & PropertySlot.continuousKind != 0 {
+        continuous = slot.claimParkedContinuousObserver(parked, from: from)
+      } else if parked & PropertySlot.addressMask > PropertySlot.closed {
+        oneShot = slot.takeParkedOneShot()
       }
       announceWillSet(slot, toGraph: willSetListened, parked: oneShot)
       announceDidSet(slot, toGraph: didSetListened, parked: continuous)
@@ -251,7 +253,8 @@ final class RegistrarStorage: @unchecked Sendable {
   @usableFromInline
   func willSet(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
-      let toGraph = slot.beginMutation()
+      let (toGraph, from) = slot.beginMutation()
+      slot.deferParkedContinuousObserver(from: from)
       announceWillSet(slot, toGraph: toGraph, parked: slot.takeParkedOneShot())
     }
   }
@@ -286,8 +289,12 @@ final class RegistrarStorage: @unchecked Sendable {
   @usableFromInline
   func didSet(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
-      let toGraph = slot.endMutation()
-      announceDidSet(slot, toGraph: toGraph, parked: slot.takeParkedContinuousObserver())
+      let (toGraph, from) = slot.endMutation()
+      let parked = slot.parkedRegistration.load(ordering: .sequentiallyConsistent)
+      let continuous =
+        parked & PropertySlot.continuousKind != 0
+        ? slot.claimParkedContinuousObserver(parked, from: from) : nil
+      announceDidSet(slot, toGraph: toGraph, parked: continuous)
       TrackingScope.noteMutationOnCurrentThread(slot)
     }
   }

@@ -40,3 +40,15 @@ extension HandModel {
       ?? 0
   }
 }
+
+extension HandModel {
+  /// Whether a continuous observer is parked in the slot of `a` (see
+  /// `ContinuousObserver+Parking.swift`) rather than linked into the graph.
+  var aHasParkedContinuousObserver: Bool {
+    guard let slot = registrar.storage.existingSlot(for: \HandModel.a) else { return false }
+    return slot.parkedRegistration.load(ordering: .relaxed) & PropertySlot.continuousKind != 0
+  }
+}
+
+/// How many self-invalidating re-runs a continuous observer makes before it is stopped.
+let continuousRerunLimit = ContinuousObserver.rerunLimit

@@ -1,0 +1,207 @@
+import Synchronization
+
+/// The slot's side of a parked continuous observer (the observer's side is
+/// `ContinuousObserver+Parking.swift`).
+///
+/// The observer stays in the parking word while it runs. It waits for one write: the one whose
+/// version move starts at `parkedVersion`, the version its last run read. Writers' version
+/// moves are atomic increments, so exactly one write starts there; that writer runs the
+/// observer with no compare-exchange of its own. Any other writer that finds the observer in
+/// the word (the observer is running, or about to park again) sets the word's dirty flag,
+/// which makes the observer's next park fail and the observer run again. Parking again is one
+/// compare-exchange that also stores the new tag (paired with `parkedVersion`'s, so a writer
+/// that read a half-updated pair is not mistaken for the one the new park waits for).
+///
+/// `parkedVersion` holds the awaited version's low 48 bits and, in its high 16, the tag of the
+/// word it belongs to. While the observer's first run in a slot is still going, it holds
+/// ``unclaimableVersion`` (no write starts there; every writer marks the observer dirty).
+///
+/// Cancellation sets the word's cancel flag; the observer is then released by whoever removes
+/// it from the word: the write it waits for, its own run, or the canceller when no write
+/// has started from the awaited version yet (then none can claim it any more but one that
+/// also sees the flag; they race for the removal).
+extension PropertySlot {
+  /// The observer ran and may not have seen a later write: it runs again before parking.
+  static let dirtyFlag: UInt64 = 0b0100
+  /// The observer was cancelled: whoever removes it from the word releases it.
+  static let cancelFlag: UInt64 = 0b0010
+  static let versionMask: UInt64 = (1 << 48) - 1
+  /// A `parkedVersion` no write starts from.
+  static let unclaimableVersion: UInt64 = versionMask
+
+  /// The word's value for `observer` (flags clear, tag 0).
+  @inline(__always)
+  static func continuousWord(for observer: UnsafeMutableRawPointer) -> UInt64 {
+    UInt64(UInt(bitPattern: observer)) | continuousKind
+  }
+
+  /// The observer a continuous word names (kind bit kept, flags dropped).
+  @inline(__always)
+  static func continuousObserver(in word: UInt64) -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(bitPattern: UInt(word & addressMask & ~(dirtyFlag | cancelFlag)))
+      .unsafelyUnwrapped
+  }
+
+  // MARK: - Writers
+
+  /// A write whose version move started at `old`, finding the continuous observer `word`:
+  /// returns it (kind bit set) when this is the write it waits for — the caller runs it —
+  /// else nil, having marked it dirty (or released it, cancelled).
+  @inline(__always)
+  func claimParkedContinuousObserver(_ word: UInt64, from old: UInt64) -> UnsafeMutableRawPointer? {
+    let awaited = parkedVersion.load(ordering: .acquiring)
+    if word & (Self.dirtyFlag | Self.cancelFlag) == 0, (word ^ awaited) & ~Self.addressMask == 0,
+      (old ^ awaited) & Self.versionMask == 0
+    {
+      return Self.continuousObserver(in: word)
+    }
+    return claimContended(word, from: old)
+  }
+
+  /// ``claimParkedContinuousObserver(_:from:)`` when the word has flags or is not the one this
+  /// write waits for.
+  @inline(never)
+  private func claimContended(_ word: UInt64, from old: UInt64) -> UnsafeMutableRawPointer? {
+    var word = word
+    while word & Self.continuousKind != 0 {
+      let awaited = parkedVersion.load(ordering: .acquiring)
+      let isAwaited =
+        (word ^ awaited) & ~Self.addressMask == 0 && (old ^ awaited) & Self.versionMask == 0
+      let desired: UInt64
+      if isAwaited {
+        if word & Self.cancelFlag == 0 { return Self.continuousObserver(in: word) }
+        desired = word & ~Self.addressMask  // cancelled: remove it, then release it
+      } else {
+        if word & Self.dirtyFlag != 0 { return nil }
+        desired = word | Self.dirtyFlag
+      }
+      let (exchanged, original) = parkedRegistration.compareExchange(
+        expected: word, desired: desired, ordering: .sequentiallyConsistent)
+      if exchanged {
+        if isAwaited {
+          ContinuousObserver.releaseRemoved(Self.continuousObserver(in: word))
+        }
+        return nil
+      }
+      word = original
+    }
+    return nil
+  }
+
+  /// An announced write's `willSet` whose version move started at `old`: if the parked
+  /// observer waits for this write, it waits for the same write's `didSet` instead (the next
+  /// move), since it wants to see the stored value.
+  @inline(__always)
+  func deferParkedContinuousObserver(from old: UInt64) {
+    guard parkedRegistration.load(ordering: .sequentiallyConsistent) & Self.continuousKind != 0
+    else { return }
+    let awaited = parkedVersion.load(ordering: .acquiring)
+    guard (old ^ awaited) & Self.versionMask == 0 else { return }
+    // Only the awaited write gets here, so nobody else stores meanwhile but a new park,
+    // which waits for a later write anyway.
+    parkedVersion.store(
+      (awaited & ~Self.versionMask) | ((old &+ 1) & Self.versionMask), ordering: .releasing)
+  }
+
+  // MARK: - The observer
+
+  /// The observer's first park here, during the run that read this property first: takes an
+  /// empty word (not closed), waiting for no write yet. `cancelled` carries a cancel flag over
+  /// from the slot the observer leaves.
+  func occupy(by observer: UnsafeMutableRawPointer, cancelled: Bool) -> Bool {
+    let word = parkedRegistration.load(ordering: .relaxed)
+    guard word & Self.addressMask == 0 else { return false }
+    let tag = (word & ~Self.addressMask) &+ Self.tagUnit
+    parkedVersion.store(tag | Self.unclaimableVersion, ordering: .releasing)
+    let desired = tag | Self.continuousWord(for: observer) | (cancelled ? Self.cancelFlag : 0)
+    return parkedRegistration.compareExchange(
+      expected: word, desired: desired, ordering: .sequentiallyConsistent
+    ).exchanged
+  }
+
+  /// Removes `observer` from the word if it is there; returns whether it was (the caller then
+  /// owns the word's retain) and whether it carried the cancel flag.
+  func vacate(by observer: UnsafeMutableRawPointer) -> (removed: Bool, cancelled: Bool) {
+    let mine = Self.continuousWord(for: observer)
+    var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
+    while word & Self.addressMask & ~(Self.dirtyFlag | Self.cancelFlag) == mine {
+      let (exchanged, original) = parkedRegistration.compareExchange(
+        expected: word, desired: word & ~Self.addressMask, ordering: .sequentiallyConsistent)
+      if exchanged { return (true, word & Self.cancelFlag != 0) }
+      word = original
+    }
+    return (false, false)
+  }
+
+  /// How ``repark(_:at:honoringDirty:)`` ended.
+  enum ReparkOutcome {
+    /// Parked, waiting for the write that starts at the version read.
+    case parked
+    /// A write may have been missed: run again (the flag is cleared).
+    case dirty
+    /// Cancelled: removed from the word (the caller releases it).
+    case cancelled
+    /// No longer in the word (its registrar is gone).
+    case gone
+  }
+
+  /// The observer's run read this property (its parking place) at `version`: parks it again,
+  /// waiting for the write that starts there, unless a write marked it dirty meanwhile or it
+  /// was cancelled (`cancelRequested`, or the word's flag). When `honoringDirty` is false (the
+  /// rerun limit was reached) the changes since are dropped: it waits for the next write from
+  /// now on.
+  @inline(__always)
+  func repark(
+    _ observer: UnsafeMutableRawPointer, at version: UInt64, honoringDirty: Bool,
+    cancelRequested: () -> Bool
+  ) -> ReparkOutcome {
+    let mine = Self.continuousWord(for: observer)
+    var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
+    while word & Self.addressMask & ~(Self.dirtyFlag | Self.cancelFlag) == mine {
+      let desired: UInt64
+      let outcome: ReparkOutcome
+      if word & Self.cancelFlag != 0 || cancelRequested() {
+        (desired, outcome) = (word & ~Self.addressMask, .cancelled)
+      } else if honoringDirty && word & Self.dirtyFlag != 0 {
+        (desired, outcome) = (word & ~Self.dirtyFlag, .dirty)
+      } else {
+        let tag = (word & ~Self.addressMask) &+ Self.tagUnit
+        let awaited =
+          honoringDirty ? version : self.version.load(ordering: .sequentiallyConsistent)
+        parkedVersion.store(tag | (awaited & Self.versionMask), ordering: .releasing)
+        (desired, outcome) = (tag | mine, .parked)
+      }
+      let (exchanged, original) = parkedRegistration.compareExchange(
+        expected: word, desired: desired, ordering: .sequentiallyConsistent)
+      if exchanged { return outcome }
+      word = original
+    }
+    return .gone
+  }
+
+  /// A cancellation (graph lock held): flags `observer` cancelled in the word and removes it
+  /// when no write has started from the version it waits for (then returns true: the caller
+  /// releases it). Otherwise whoever removes it later releases it.
+  func flagCancelled(_ observer: UnsafeMutableRawPointer) -> Bool {
+    let mine = Self.continuousWord(for: observer)
+    var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
+    while word & Self.addressMask & ~(Self.dirtyFlag | Self.cancelFlag) == mine {
+      let flagged = word | Self.cancelFlag
+      let (exchanged, original) = parkedRegistration.compareExchange(
+        expected: word, desired: flagged, ordering: .sequentiallyConsistent)
+      guard exchanged else {
+        word = original
+        continue
+      }
+      let awaited = parkedVersion.load(ordering: .sequentiallyConsistent)
+      let now = version.load(ordering: .sequentiallyConsistent)
+      guard (flagged ^ awaited) & ~Self.addressMask == 0,
+        (now ^ awaited) & Self.versionMask == 0
+      else { return false }  // a write claimed it, or its run is parking it: they release it
+      return parkedRegistration.compareExchange(
+        expected: flagged, desired: flagged & ~Self.addressMask, ordering: .sequentiallyConsistent
+      ).exchanged
+    }
+    return false
+  }
+}

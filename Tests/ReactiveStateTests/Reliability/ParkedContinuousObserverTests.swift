@@ -1,0 +1,192 @@
+import Foundation
+import ReactiveState
+import Synchronization
+import Testing
+
+/// An `observe` whose run read exactly one property parks in that property's slot instead of
+/// being linked into the graph, and the write it waits for runs it with no lock (see
+/// `ContinuousObserver+Parking.swift`). These tests pin where it parks and when it links
+/// instead, that every kind of write reaches it with the stored value, and that concurrent
+/// writers, cancellations and deallocations never lose the last value, run it twice at once,
+/// or leak it. ReactiveState only: the toolchain has no continuous observer.
+@Suite struct ParkedContinuousObserverTests {
+  @Test func oneReadParksAndTwoReadsLink() {
+    let model = HandModel()
+    let seen = Box<[Int]>([])
+    let token = observe { seen.value.append(model.a) }
+    #expect(model.aHasParkedContinuousObserver, "one property read: parked")
+    #expect(model.aDidSetListeners == 0)
+    model.a = 1
+    #expect(model.aHasParkedContinuousObserver, "parked again by its run")
+    #expect(seen.value == [0, 1])
+
+    let pair = observe { _ = model.a + model.b }
+    #expect(model.aDidSetListeners == 1, "two properties read: linked")
+    token.cancel()
+    #expect(!model.aHasParkedContinuousObserver, "a cancelled observer leaves the slot")
+    let late = observe { _ = model.a }
+    #expect(!model.aHasParkedContinuousObserver, "an older graph listener keeps its turn")
+    model.a = 2
+    #expect(seen.value == [0, 1])
+    withExtendedLifetime((pair, late)) {}
+  }
+
+  /// A parked observer whose run starts reading a second property becomes a graph observer:
+  /// it then follows both, and stops following what a branch no longer reads.
+  @Test func aSecondReadTurnsItIntoAGraphObserver() {
+    let model = HandModel()
+    let seen = Box<[Int]>([])
+    let token = observe { seen.value.append(model.a > 0 ? model.a + model.b : model.a) }
+    #expect(model.aHasParkedContinuousObserver)
+    model.a = 1  // now reads a and b
+    #expect(!model.aHasParkedContinuousObserver)
+    model.b = 10
+    model.a = 0  // back to reading a only; b is dropped
+    model.b = 20
+    #expect(seen.value == [0, 1, 11, 0])
+    withExtendedLifetime(token) {}
+  }
+
+  /// Every write path — assignment, in-place mutation (willSet/didSet), a write with another
+  /// property's `willSet` listener on the same property (announced), a transaction — runs the
+  /// parked observer once, after the store, with the new value.
+  @Test func everyWritePathRunsItWithTheStoredValue() {
+    let model = HandModel()
+    let seen = Box<[Int]>([])
+    let token = observe { seen.value.append(model.a) }
+    model.a = 1
+    model.a += 1
+    let fired = Box(0)
+    ReactiveState.withObservationTracking({ _ = model.a + model.b }, onChange: { fired.value += 1 })
+    model.a = 5  // announced: the one-shot listens to willSet
+    withTransaction {
+      model.a = 6
+      model.a = 7
+    }
+    model.a = 7  // equal: no notification
+    #expect(seen.value == [0, 1, 2, 5, 7])
+    #expect(fired.value == 1)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func anObserverThatKeepsChangingWhatItReadsIsStopped() {
+    let model = HandModel()
+    let runs = Box(0)
+    let before = ObservationDiagnostics.recent.count
+    let token = observe {
+      runs.value += 1
+      model.a = model.a + 1
+    }
+    #expect(runs.value == continuousRerunLimit + 1)
+    let reports = ObservationDiagnostics.recent.dropFirst(before).map(\.message)
+    #expect(reports.contains { $0.contains("invalidated itself") && $0.contains("HandModel") })
+    model.a = 0  // it still hears later changes (and stops again)
+    #expect(runs.value > continuousRerunLimit + 1)
+    withExtendedLifetime(token) {}
+  }
+
+  /// Four threads write while the parked observer runs: afterwards its last run saw the
+  /// final value, and no two runs ever overlapped.
+  @Test func concurrentWritersNeverLoseTheLastValueOrOverlapRuns() {
+    for trial in 0..<Reliability.count("REACTIVESTATE_PARKED_TRIALS", default: 40) {
+      let model = HandModel()
+      let seen = Atomic<Int>(-1)
+      let running = Atomic<Int>(0)
+      let overlaps = Atomic<Int>(0)
+      let token = observe {
+        if running.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue > 1 {
+          overlaps.wrappingAdd(1, ordering: .relaxed)
+        }
+        seen.store(model.a, ordering: .sequentiallyConsistent)
+        running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+      }
+      runConcurrently(threads: 4) { thread in
+        for index in 1...500 { model.a = trial * 100_000 + index * 4 + thread }
+      }
+      #expect(seen.load(ordering: .sequentiallyConsistent) == model.a, "trial \(trial)")
+      #expect(overlaps.load(ordering: .relaxed) == 0)
+      token.cancel()
+    }
+  }
+
+  /// Tokens cancelled (or dropped) on another thread while writers write: the observer stops,
+  /// and its body is freed once the writes are over.
+  @Test func cancellationDuringConcurrentWritesStopsAndFrees() {
+    for _ in 0..<Reliability.count("REACTIVESTATE_PARKED_TRIALS", default: 40) {
+      let model = HandModel()
+      let watch = WeakCanaryWatch()
+      let runs = Atomic<Int>(0)
+      let token = LockedBox<ObservationToken?>(nil)
+      do {
+        let canary = Canary()
+        watch.canary = canary
+        token.value = observe {
+          _ = canary
+          _ = model.a
+          runs.wrappingAdd(1, ordering: .relaxed)
+        }
+      }
+      runConcurrently(threads: 3) { thread in
+        if thread == 0 {
+          usleep(50)
+          token.value = nil  // drops the only reference: cancels
+        } else {
+          for index in 1...300 { model.a = index * 2 + thread }
+        }
+      }
+      let afterCancel = runs.load(ordering: .relaxed)
+      model.a = -1
+      #expect(runs.load(ordering: .relaxed) == afterCancel, "no run after the cancellation")
+      #expect(watch.canary == nil, "the body is freed")
+    }
+  }
+
+  /// The model goes while the observer is parked on it: the observer goes dormant, and
+  /// dropping its token frees its body.
+  @Test func aDeallocatedModelLeavesADormantObserverThatIsFreed() {
+    let watch = WeakCanaryWatch()
+    weak var weakModel: HandModel?
+    var token: ObservationToken?
+    do {
+      let model = HandModel()
+      weakModel = model
+      let canary = Canary()
+      watch.canary = canary
+      let reader = UncheckedWeak(model)
+      token = observe {
+        _ = canary
+        _ = reader.object?.a
+      }
+      #expect(model.aHasParkedContinuousObserver)
+    }
+    #expect(weakModel == nil, "a parked observer does not keep its model alive")
+    #expect(watch.canary != nil, "the token still holds the body")
+    token = nil
+    #expect(watch.canary == nil)
+    _ = token
+  }
+}
+
+/// Watches a ``Canary`` without keeping it alive.
+private final class WeakCanaryWatch: @unchecked Sendable {
+  weak var canary: Canary?
+}
+
+/// A weak reference a `@Sendable` closure can capture.
+private final class UncheckedWeak<Object: AnyObject>: @unchecked Sendable {
+  weak var object: Object?
+  init(_ object: Object) { self.object = object }
+}
+
+/// Runs `body(thread)` on `threads` new threads at once and waits for all of them.
+private func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let group = DispatchGroup()
+  for thread in 0..<threads {
+    group.enter()
+    Thread.detachNewThread {
+      body(thread)
+      group.leave()
+    }
+  }
+  group.wait()
+}
