@@ -127,10 +127,9 @@ extension ContinuousObserver {
   }
 
   /// After a run that read singly: parks the observer again, or says to run again
-  /// (`changed`) when a write may have been missed during the run. Runs that wrote an
-  /// observed property themselves (`wroteDuringRun`) count toward ``rerunLimit``, past which
-  /// the loop is reported and the observer parks regardless; writes from other threads do
-  /// not count (they never invalidate an observer forever, and the last one must be seen).
+  /// (`changed`) when a write may have been missed during the run. As for graph runs, only
+  /// runs that wrote an observed property themselves (`wroteDuringRun`) count toward
+  /// ``rerunLimit``, past which the loop is reported and the observer parks regardless.
   /// `linked`: the cursor is set for the graph end of the run.
   func settleSingleRun(reruns: inout Int, wroteDuringRun: Bool) -> ParkOutcome {
     guard singleSource != nil, parkingIsEstablished else {
@@ -192,6 +191,37 @@ extension ContinuousObserver {
       } else {
         observer.runTakenFromParking()
       }
+    }
+  }
+
+  /// Runs a parked observer for the write it waited for (phase `parked`, no links, a plain
+  /// body) until a run parks it again.
+  private func runTakenFromParking() {
+    var reruns = 0
+    while true {
+      cursor = nil
+      readsSingleSource = true
+      singleSource = nil
+      scope.reset()
+      scope.wroteDuringRun = false
+      scope.begin()
+      plainBody()
+      scope.end()
+      if readsSingleSource {
+        switch settleSingleRun(reruns: &reruns, wroteDuringRun: scope.wroteDuringRun) {
+        case .parked: return
+        case .stopped:
+          settleWordRelease()
+          return
+        case .changed: continue
+        case .linked: break
+        }
+      } else {
+        derivedInputs.trim()
+      }
+      // The run linked what it read: it ends as a graph run.
+      execute(kind: .didSet, keyPath: nil, certain: true, ranOnce: true, reruns: reruns)
+      return
     }
   }
 

@@ -19,14 +19,14 @@ import Synchronization
 ///
 /// State: idle → queued (a change arrived) → running → idle, or cancelled from anywhere;
 /// every transition is made under the graph lock except a clean run's end (see `state`). A
-/// change that arrives while running marks the run dirty and the run repeats — at most
-/// ``rerunLimit`` times in a row, then it stops with a diagnostic naming the key path that kept
-/// invalidating it. The transitions a change or a cancellation makes are in
-/// `ContinuousObserver+Changes.swift`.
+/// change that arrives while running marks the run dirty and the run repeats; after
+/// ``rerunLimit`` runs in a row that changed what they read themselves, it stops with a
+/// diagnostic naming the key path that kept invalidating it. The transitions a change or a
+/// cancellation makes are in `ContinuousObserver+Changes.swift`.
 ///
 /// An observer with a plain body, `didSet` triggers and no scheduler whose run read exactly
 /// one property (and has no links) parks in that property's slot instead (phase `parked`,
-/// see `ContinuousObserver+Parking.swift`): a write takes it and runs it with no graph lock.
+/// see `ContinuousObserver+Parking.swift`): the write it waits for runs it with no graph lock.
 final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// What runs: a plain closure (`observe`) or one that receives events.
   enum Body {
@@ -41,7 +41,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// The plain body (a no-op for an event body); kept apart from `eventBody` so a plain
   /// re-run calls a stored closure without copying it out of an enum.
-  private let plainBody: @Sendable () -> Void
+  let plainBody: @Sendable () -> Void
   private let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
   private let triggers: ObservationTracking.Options
   private let scheduler: (any ObservationScheduler)?
@@ -54,7 +54,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// itself queues a new run instead of repeating the body inline.
   let parksRuns: Bool
   let label: String
-  private let scope = ObserverScope()
+  let scope = ObserverScope()
   /// Whether runs may park the observer in a property's slot (see the type's doc).
   let parksInSlots: Bool
   /// Whether the current run has read at most one source so far, a property recorded in
@@ -115,7 +115,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// The derived values the last run read, in order, with the versions it saw, retained
   /// (owned by the running thread, or under the graph lock while idle): ``inputsChanged()``
   /// pulls them with no lock. A run that reads the same ones again swaps no reference counts.
-  @exclusivity(unchecked) private var derivedInputs = InputList()
+  @exclusivity(unchecked) var derivedInputs = InputList()
   /// Whether the observer waits in a transaction's queue, which holds no retain of it
   /// (graph lock): a cancellation meanwhile retains it for the queue
   /// (`transactionHoldsRetain`), and ``runPostponed(_:)`` releases that.
@@ -291,37 +291,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     derivedInputs.trim()
   }
 
-  /// Runs a parked observer for the write it waited for (phase `parked`, no links, a plain
-  /// body) until a run parks it again.
-  func runTakenFromParking() {
-    var reruns = 0
-    while true {
-      cursor = nil
-      readsSingleSource = true
-      singleSource = nil
-      scope.reset()
-      scope.wroteDuringRun = false
-      scope.begin()
-      plainBody()
-      scope.end()
-      if readsSingleSource {
-        switch settleSingleRun(reruns: &reruns, wroteDuringRun: scope.wroteDuringRun) {
-        case .parked: return
-        case .stopped:
-          settleWordRelease()
-          return
-        case .changed: continue
-        case .linked: break
-        }
-      } else {
-        derivedInputs.trim()
-      }
-      // The run linked what it read: it ends as a graph run.
-      execute(kind: .didSet, keyPath: nil, certain: true, ranOnce: true, reruns: reruns)
-      return
-    }
-  }
-
   /// Runs the body until a run ends with nothing pending. `ranOnce`: the caller already ran
   /// the body once and it linked its reads (a parked run that left single reading); this ends
   /// that run, after `reruns` runs.
@@ -389,7 +358,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         return
       }
       (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
-      reruns += 1
+      // Only a run that changed an observed property itself counts toward the limit: changes
+      // from other threads never invalidate it forever, and the last one must be seen.
+      if scope.wroteDuringRun { reruns += 1 }
       if reruns > Self.rerunLimit {
         phase = .idle
         pendingKeyPath = nil
@@ -454,40 +425,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         return source.version.load(ordering: .sequentiallyConsistent) != input.version
       }
       if moved { return true }
-    }
-    return false
-  }
-
-  /// Records a read during a run (called through the thread's current scope).
-  @inline(__always)
-  func track(_ slot: SourceNode, stamp: UInt64) {
-    guard slot.isFirstRead(byScope: stamp) else { return }
-    let version = slot.version.load(ordering: .sequentiallyConsistent)
-    if readsSingleSource {
-      if singleSource == nil && recordSingleRead(slot, version: version) { return }
-      if let single = singleSource, single.toOpaque() == Unmanaged.passUnretained(slot).toOpaque()
-      {
-        return  // a re-read after a nested scope re-stamped it
-      }
-      cursor = linkSingleSource()
-    }
-    if scope.hadNestedScope && isConfirmedThisRun(slot) { return }
-    cursor = reuseOrLink(slot, version: version, after: cursor)
-    if slot.isDerived { derivedInputs.append(slot, version: version) }
-  }
-
-  /// Whether this run already confirmed a link to `slot` — a re-read after a nested scope
-  /// (e.g. a derived value's computation) re-stamped it. Linking it again would deliver every
-  /// later change twice. Only this (running) thread changes the list up to the cursor.
-  private func isConfirmedThisRun(_ slot: SourceNode) -> Bool {
-    guard let last = cursor else { return false }
-    // The common case, the next old link is this source: not a duplicate, reuse it.
-    if last.pointee.nextDependency?.pointee.refers(to: slot) == true { return false }
-    var link = firstDependency
-    while let edge = link {
-      if edge.pointee.refers(to: slot) { return true }
-      if edge == last { return false }
-      link = edge.pointee.nextDependency
     }
     return false
   }

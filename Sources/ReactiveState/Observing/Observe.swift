@@ -9,7 +9,13 @@
 /// - Nested `observe` calls inside `apply` are independent: their reads never become the
 ///   outer observer's dependencies (keep their tokens, or they end immediately).
 /// - A body that keeps invalidating itself stops after 100 consecutive re-runs and reports an
-///   ``ObservationDiagnostic`` naming the key path.
+///   ``ObservationDiagnostic`` naming the key path. Only runs that wrote an observed property
+///   themselves count: an observer whose run is overtaken by other threads' writes runs again
+///   (on the thread running it) until it has seen the last of them.
+/// - Cost: an observer whose run read exactly one stored property (and found no other
+///   observer already linked to it) waits in that property's slot; a write then runs it with
+///   no lock and no atomic operation beyond the write's own version move. Reading more than
+///   one thing, or a ``Computed``, links it into the dependency graph instead, for good.
 @discardableResult
 public func observe(
   scheduler: (any ObservationScheduler)? = nil, _ apply: @escaping @Sendable () -> Void

@@ -86,10 +86,11 @@ import Testing
   }
 
   /// Four threads write while the parked observer runs: afterwards its last run saw the
-  /// final value, and no two runs ever overlapped.
+  /// final value, and no two runs ever overlapped. (The probe model's storage takes a lock:
+  /// the registrar synchronizes observation, not the model's storage.)
   @Test func concurrentWritersNeverLoseTheLastValueOrOverlapRuns() {
     for trial in 0..<Reliability.count("REACTIVESTATE_PARKED_TRIALS", default: 40) {
-      let model = HandModel()
+      let model = ProbeEngine.reactiveState.makeModel()
       let seen = Atomic<Int>(-1)
       let running = Atomic<Int>(0)
       let overlaps = Atomic<Int>(0)
@@ -97,13 +98,13 @@ import Testing
         if running.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue > 1 {
           overlaps.wrappingAdd(1, ordering: .relaxed)
         }
-        seen.store(model.a, ordering: .sequentiallyConsistent)
+        seen.store(model.value, ordering: .sequentiallyConsistent)
         running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
       }
       runConcurrently(threads: 4) { thread in
-        for index in 1...500 { model.a = trial * 100_000 + index * 4 + thread }
+        for index in 1...500 { model.value = trial * 100_000 + index * 4 + thread }
       }
-      #expect(seen.load(ordering: .sequentiallyConsistent) == model.a, "trial \(trial)")
+      #expect(seen.load(ordering: .sequentiallyConsistent) == model.value, "trial \(trial)")
       #expect(overlaps.load(ordering: .relaxed) == 0)
       token.cancel()
     }
@@ -113,7 +114,7 @@ import Testing
   /// and its body is freed once the writes are over.
   @Test func cancellationDuringConcurrentWritesStopsAndFrees() {
     for _ in 0..<Reliability.count("REACTIVESTATE_PARKED_TRIALS", default: 40) {
-      let model = HandModel()
+      let model = ProbeEngine.reactiveState.makeModel()
       let watch = WeakCanaryWatch()
       let runs = Atomic<Int>(0)
       let token = LockedBox<ObservationToken?>(nil)
@@ -122,7 +123,7 @@ import Testing
         watch.canary = canary
         token.value = observe {
           _ = canary
-          _ = model.a
+          _ = model.value
           runs.wrappingAdd(1, ordering: .relaxed)
         }
       }
@@ -131,11 +132,11 @@ import Testing
           usleep(50)
           token.value = nil  // drops the only reference: cancels
         } else {
-          for index in 1...300 { model.a = index * 2 + thread }
+          for index in 1...300 { model.value = index * 2 + thread }
         }
       }
       let afterCancel = runs.load(ordering: .relaxed)
-      model.a = -1
+      model.value = -1
       #expect(runs.load(ordering: .relaxed) == afterCancel, "no run after the cancellation")
       #expect(watch.canary == nil, "the body is freed")
     }

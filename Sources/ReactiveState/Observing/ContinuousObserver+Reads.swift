@@ -1,0 +1,36 @@
+/// How a running ``ContinuousObserver`` records what it reads: reusing last run's links in
+/// order, reading singly while it may park, and keeping the derived values it read.
+extension ContinuousObserver {
+  /// Records a read during a run (called through the thread's current scope).
+  @inline(__always)
+  func track(_ slot: SourceNode, stamp: UInt64) {
+    guard slot.isFirstRead(byScope: stamp) else { return }
+    let version = slot.version.load(ordering: .sequentiallyConsistent)
+    if readsSingleSource {
+      if singleSource == nil && recordSingleRead(slot, version: version) { return }
+      if let single = singleSource, single.toOpaque() == Unmanaged.passUnretained(slot).toOpaque() {
+        return  // a re-read after a nested scope re-stamped it
+      }
+      cursor = linkSingleSource()
+    }
+    if scope.hadNestedScope && isConfirmedThisRun(slot) { return }
+    cursor = reuseOrLink(slot, version: version, after: cursor)
+    if slot.isDerived { derivedInputs.append(slot, version: version) }
+  }
+
+  /// Whether this run already confirmed a link to `slot` — a re-read after a nested scope
+  /// (e.g. a derived value's computation) re-stamped it. Linking it again would deliver every
+  /// later change twice. Only this (running) thread changes the list up to the cursor.
+  private func isConfirmedThisRun(_ slot: SourceNode) -> Bool {
+    guard let last = cursor else { return false }
+    // The common case, the next old link is this source: not a duplicate, reuse it.
+    if last.pointee.nextDependency?.pointee.refers(to: slot) == true { return false }
+    var link = firstDependency
+    while let edge = link {
+      if edge.pointee.refers(to: slot) { return true }
+      if edge == last { return false }
+      link = edge.pointee.nextDependency
+    }
+    return false
+  }
+}
