@@ -20,8 +20,8 @@ extension ContinuousObserver {
   enum ParkOutcome {
     /// Parked: another thread may be running it already, so the caller touches nothing.
     case parked
-    /// Cancelled, or its registrar is gone: the caller ends the run
-    /// (``settleWordRelease()``).
+    /// Cancelled, or its registrar is gone: the run is over (the word's retain it owed, if
+    /// any, is released).
     case stopped
     /// A write may have been missed during the run: run again.
     case changed
@@ -161,6 +161,7 @@ extension ContinuousObserver {
     case .cancelled:
       parkingIsEstablished = false
       owesWordRelease = true
+      settleWordRelease()
       return .stopped
     case .gone:
       parkingIsEstablished = false  // its registrar went: dormant
@@ -209,10 +210,7 @@ extension ContinuousObserver {
       scope.end()
       if readsSingleSource {
         switch settleSingleRun(reruns: &reruns, wroteDuringRun: scope.wroteDuringRun) {
-        case .parked: return
-        case .stopped:
-          settleWordRelease()
-          return
+        case .parked, .stopped: return
         case .changed: continue
         case .linked: break
         }

@@ -321,10 +321,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         runBody(kind: kind, keyPath: keyPath)
         if readsSingleSource {
           switch settleSingleRun(reruns: &reruns, wroteDuringRun: scope.wroteDuringRun) {
-          case .parked: return
-          case .stopped:
-            settleWordRelease()
-            return
+          case .parked, .stopped: return
           case .changed:
             (kind, keyPath, certain) = (.didSet, nil, true)
             continue

@@ -243,8 +243,8 @@ final class RegistrarStorage: @unchecked Sendable {
       } else if parked & PropertySlot.addressMask > PropertySlot.closed {
         oneShot = slot.takeParkedOneShot()
       }
-      announceWillSet(slot, toGraph: willSetListened, parked: oneShot)
-      announceDidSet(slot, toGraph: didSetListened, parked: continuous)
+      announce(.willSet, of: slot, toGraph: willSetListened, parked: oneShot)
+      announce(.didSet, of: slot, toGraph: didSetListened, parked: continuous)
       TrackingScope.noteMutationOnCurrentThread(slot)
     }
   }
@@ -255,31 +255,19 @@ final class RegistrarStorage: @unchecked Sendable {
     slot._withUnsafeGuaranteedRef { slot in
       let (toGraph, from) = slot.beginMutation()
       slot.deferParkedContinuousObserver(from: from)
-      announceWillSet(slot, toGraph: toGraph, parked: slot.takeParkedOneShot())
+      announce(.willSet, of: slot, toGraph: toGraph, parked: slot.takeParkedOneShot())
     }
   }
 
-  /// Delivers `willSet` of `slot` (its version already moved) to the one-shot taken from
-  /// its parking word, if any, and, when `toGraph`, to its graph listeners.
+  /// Delivers `event` of `slot` (its version already moved) to the registration taken from
+  /// its parking word, if any (a one-shot at `willSet`, a continuous observer at `didSet`),
+  /// and, when `toGraph`, to its graph listeners.
   @inline(__always)
-  private func announceWillSet(
-    _ slot: PropertySlot, toGraph: Bool, parked: UnsafeMutableRawPointer?
+  private func announce(
+    _ event: SourceEvent, of slot: PropertySlot, toGraph: Bool, parked: UnsafeMutableRawPointer?
   ) {
     if toGraph {
-      ChangePropagation.notify(slot, .willSet, firstCalling: parked)
-    } else if let parked {
-      OneShotObserver.fireParked(parked)
-    }
-  }
-
-  /// Delivers `didSet` of `slot` (its version already moved) to the continuous observer
-  /// taken from its parking word, if any, and, when `toGraph`, to its graph listeners.
-  @inline(__always)
-  private func announceDidSet(
-    _ slot: PropertySlot, toGraph: Bool, parked: UnsafeMutableRawPointer?
-  ) {
-    if toGraph {
-      ChangePropagation.notify(slot, .didSet, firstCalling: parked)
+      ChangePropagation.notify(slot, event, firstCalling: parked)
     } else if let parked {
       PropertySlot.runParked(parked)
     }
@@ -294,7 +282,7 @@ final class RegistrarStorage: @unchecked Sendable {
       let continuous =
         parked & PropertySlot.continuousKind != 0
         ? slot.claimParkedContinuousObserver(parked, from: from) : nil
-      announceDidSet(slot, toGraph: toGraph, parked: continuous)
+      announce(.didSet, of: slot, toGraph: toGraph, parked: continuous)
       TrackingScope.noteMutationOnCurrentThread(slot)
     }
   }
