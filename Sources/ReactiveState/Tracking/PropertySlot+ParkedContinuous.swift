@@ -25,6 +25,11 @@ extension PropertySlot {
   static let dirtyFlag: UInt64 = 0b0100
   /// The observer was cancelled: whoever removes it from the word releases it.
   static let cancelFlag: UInt64 = 0b0010
+  /// The write the observer waited for is an announced one, past its `willSet`: the next
+  /// `didSet` (or end of a write) of the property runs it. (Bit 0 means "closed" only in a
+  /// word with no address; a continuous observer's word always has its kind bit.)
+  static let runFlag: UInt64 = 0b0001
+  static let flags: UInt64 = dirtyFlag | cancelFlag | runFlag
   static let versionMask: UInt64 = (1 << 48) - 1
   /// A `parkedVersion` no write starts from.
   static let unclaimableVersion: UInt64 = versionMask
@@ -38,7 +43,7 @@ extension PropertySlot {
   /// The observer a continuous word names (kind bit kept, flags dropped).
   @inline(__always)
   static func continuousObserver(in word: UInt64) -> UnsafeMutableRawPointer {
-    UnsafeMutableRawPointer(bitPattern: UInt(word & addressMask & ~(dirtyFlag | cancelFlag)))
+    UnsafeMutableRawPointer(bitPattern: UInt(word & addressMask & ~flags))
       .unsafelyUnwrapped
   }
 
@@ -50,7 +55,7 @@ extension PropertySlot {
   @inline(__always)
   func claimParkedContinuousObserver(_ word: UInt64, from old: UInt64) -> UnsafeMutableRawPointer? {
     let awaited = parkedVersion.load(ordering: .acquiring)
-    if word & (Self.dirtyFlag | Self.cancelFlag) == 0, (word ^ awaited) & ~Self.addressMask == 0,
+    if word & Self.flags == 0, (word ^ awaited) & ~Self.addressMask == 0,
       (old ^ awaited) & Self.versionMask == 0
     {
       return Self.continuousObserver(in: word)
@@ -65,12 +70,20 @@ extension PropertySlot {
     var word = word
     while word & Self.continuousKind != 0 {
       let awaited = parkedVersion.load(ordering: .acquiring)
-      let isAwaited =
-        (word ^ awaited) & ~Self.addressMask == 0 && (old ^ awaited) & Self.versionMask == 0
+      // Claimed: by the run flag (an announced write's `willSet` found it waiting for that
+      // write), or by being the write it waits for.
+      let claims =
+        word & Self.runFlag != 0
+        || ((word ^ awaited) & ~Self.addressMask == 0 && (old ^ awaited) & Self.versionMask == 0)
       let desired: UInt64
-      if isAwaited {
-        if word & Self.cancelFlag == 0 { return Self.continuousObserver(in: word) }
-        desired = word & ~Self.addressMask  // cancelled: remove it, then release it
+      if claims {
+        if word & Self.cancelFlag != 0 {
+          desired = word & ~Self.addressMask  // cancelled: remove it, then release it
+        } else if word & Self.runFlag != 0 {
+          desired = word & ~Self.runFlag
+        } else {
+          return Self.continuousObserver(in: word)
+        }
       } else {
         if word & Self.dirtyFlag != 0 { return nil }
         desired = word | Self.dirtyFlag
@@ -78,29 +91,38 @@ extension PropertySlot {
       let (exchanged, original) = parkedRegistration.compareExchange(
         expected: word, desired: desired, ordering: .sequentiallyConsistent)
       if exchanged {
-        if isAwaited {
+        guard claims else { return nil }
+        if word & Self.cancelFlag != 0 {
           ContinuousObserver.releaseRemoved(Self.continuousObserver(in: word))
+          return nil
         }
-        return nil
+        return Self.continuousObserver(in: word)
       }
       word = original
     }
     return nil
   }
 
-  /// An announced write's `willSet` whose version move started at `old`: if the parked
-  /// observer waits for this write, it waits for the same write's `didSet` instead (the next
-  /// move), since it wants to see the stored value.
+  /// An announced write's `willSet` whose version move started at `old`. If the parked
+  /// observer waits for this write, it is flagged to run at the property's next `didSet`
+  /// instead (it wants to see the stored value); the version it waited for is used up.
+  /// Otherwise the observer is running, or parking again — possibly to wait for this very
+  /// move, which then nobody would claim — so it is marked dirty, as a write that does not
+  /// claim it marks it: it runs again and waits for a later move.
   @inline(__always)
-  func deferParkedContinuousObserver(from old: UInt64) {
-    guard parkedRegistration.load(ordering: .sequentiallyConsistent) & Self.continuousKind != 0
-    else { return }
-    let awaited = parkedVersion.load(ordering: .acquiring)
-    guard (old ^ awaited) & Self.versionMask == 0 else { return }
-    // Only the awaited write gets here, so nobody else stores meanwhile but a new park,
-    // which waits for a later write anyway.
-    parkedVersion.store(
-      (awaited & ~Self.versionMask) | ((old &+ 1) & Self.versionMask), ordering: .releasing)
+  func reserveParkedContinuousObserver(from old: UInt64) {
+    var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
+    while word & Self.continuousKind != 0 {
+      let awaited = parkedVersion.load(ordering: .acquiring)
+      let isAwaited =
+        (word ^ awaited) & ~Self.addressMask == 0 && (old ^ awaited) & Self.versionMask == 0
+      let flag = isAwaited ? Self.runFlag : Self.dirtyFlag
+      guard word & flag == 0 else { return }
+      let (exchanged, original) = parkedRegistration.compareExchange(
+        expected: word, desired: word | flag, ordering: .sequentiallyConsistent)
+      if exchanged { return }
+      word = original
+    }
   }
 
   // MARK: - The observer
@@ -124,7 +146,7 @@ extension PropertySlot {
   func vacate(by observer: UnsafeMutableRawPointer) -> (removed: Bool, cancelled: Bool) {
     let mine = Self.continuousWord(for: observer)
     var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
-    while word & Self.addressMask & ~(Self.dirtyFlag | Self.cancelFlag) == mine {
+    while word & Self.addressMask & ~Self.flags == mine {
       let (exchanged, original) = parkedRegistration.compareExchange(
         expected: word, desired: word & ~Self.addressMask, ordering: .sequentiallyConsistent)
       if exchanged { return (true, word & Self.cancelFlag != 0) }
@@ -157,7 +179,7 @@ extension PropertySlot {
   ) -> ReparkOutcome {
     let mine = Self.continuousWord(for: observer)
     var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
-    while word & Self.addressMask & ~(Self.dirtyFlag | Self.cancelFlag) == mine {
+    while word & Self.addressMask & ~Self.flags == mine {
       let desired: UInt64
       let outcome: ReparkOutcome
       if word & Self.cancelFlag != 0 || cancelRequested() {
@@ -185,7 +207,7 @@ extension PropertySlot {
   func flagCancelled(_ observer: UnsafeMutableRawPointer) -> Bool {
     let mine = Self.continuousWord(for: observer)
     var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
-    while word & Self.addressMask & ~(Self.dirtyFlag | Self.cancelFlag) == mine {
+    while word & Self.addressMask & ~Self.flags == mine {
       let flagged = word | Self.cancelFlag
       let (exchanged, original) = parkedRegistration.compareExchange(
         expected: word, desired: flagged, ordering: .sequentiallyConsistent)

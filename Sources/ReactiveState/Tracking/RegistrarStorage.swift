@@ -254,7 +254,7 @@ final class RegistrarStorage: @unchecked Sendable {
   func willSet(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
       let (toGraph, from) = slot.beginMutation()
-      slot.deferParkedContinuousObserver(from: from)
+      slot.reserveParkedContinuousObserver(from: from)
       announce(.willSet, of: slot, toGraph: toGraph, parked: slot.takeParkedOneShot())
     }
   }

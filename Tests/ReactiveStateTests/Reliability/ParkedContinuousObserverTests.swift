@@ -87,8 +87,11 @@ import Testing
 
   /// Four threads write while the parked observer runs: afterwards its last run saw the
   /// final value, and no two runs ever overlapped. (The probe model's storage takes a lock:
-  /// the registrar synchronizes observation, not the model's storage.)
-  @Test func concurrentWritersNeverLoseTheLastValueOrOverlapRuns() {
+  /// the registrar synchronizes observation, not the model's storage.) `announced`: a
+  /// `willSet` listener linked after the observer parked makes every write announce itself
+  /// (the parked observer then waits for the `didSet` of the write it was waiting for).
+  @Test(arguments: [false, true])
+  func concurrentWritersNeverLoseTheLastValueOrOverlapRuns(announced: Bool) {
     for trial in 0..<Reliability.count("REACTIVESTATE_PARKED_TRIALS", default: 40) {
       let model = ProbeEngine.reactiveState.makeModel()
       let seen = Atomic<Int>(-1)
@@ -101,12 +104,16 @@ import Testing
         seen.store(model.value, ordering: .sequentiallyConsistent)
         running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
       }
+      let willSetListener =
+        announced
+        ? withContinuousObservation(options: .willSet) { _ in _ = model.value } : nil
       runConcurrently(threads: 4) { thread in
         for index in 1...500 { model.value = trial * 100_000 + index * 4 + thread }
       }
       #expect(seen.load(ordering: .sequentiallyConsistent) == model.value, "trial \(trial)")
       #expect(overlaps.load(ordering: .relaxed) == 0)
       token.cancel()
+      willSetListener?.cancel()
     }
   }
 
