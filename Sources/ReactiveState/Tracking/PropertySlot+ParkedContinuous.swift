@@ -12,6 +12,11 @@ import Synchronization
 /// compare-exchange that also stores the new tag (paired with `parkedVersion`'s, so a writer
 /// that read a half-updated pair is not mistaken for the one the new park waits for).
 ///
+/// A write that announces itself moves the version twice, at `willSet` and at `didSet`. If its
+/// `willSet` move is the one the observer waits for, it sets the word's run flag instead of
+/// running it: the observer wants the stored value, so the next `didSet` of the property (this
+/// write's, or an interleaved one's, after which a later one marks it dirty) runs it.
+///
 /// `parkedVersion` holds the awaited version's low 48 bits and, in its high 16, the tag of the
 /// word it belongs to. While the observer's first run in a slot is still going, it holds
 /// ``unclaimableVersion`` (no write starts there; every writer marks the observer dirty).
