@@ -16,7 +16,7 @@
 /// are older) — links its reads instead and the observer stays a graph observer from then on.
 /// So does one run by a write inside a transaction, which the transaction then runs at its end.
 extension ContinuousObserver {
-  /// How a run that read singly ended (``settleSingleRun(reruns:)``).
+  /// How a run that read singly ended (``settleSingleRun(reruns:wroteDuringRun:)``).
   enum ParkOutcome {
     /// Parked: another thread may be running it already, so the caller touches nothing.
     case parked
