@@ -200,22 +200,13 @@ extension ContinuousObserver {
   private func runTakenFromParking() {
     var reruns = 0
     while true {
-      cursor = nil
-      readsSingleSource = true
-      singleSource = nil
-      scope.reset()
-      scope.wroteDuringRun = false
-      scope.begin()
-      plainBody()
-      scope.end()
+      runBody(kind: .didSet, keyPath: nil)
       if readsSingleSource {
         switch settleSingleRun(reruns: &reruns, wroteDuringRun: scope.wroteDuringRun) {
         case .parked, .stopped: return
         case .changed: continue
         case .linked: break
         }
-      } else {
-        derivedInputs.trim()
       }
       // The run linked what it read: it ends as a graph run.
       execute(kind: .didSet, keyPath: nil, certain: true, ranOnce: true, reruns: reruns)
@@ -239,10 +230,8 @@ extension ContinuousObserver {
   }
 
   /// A claimed observer removed from the word because it was cancelled: its retain ends here.
-  static func releaseRemoved(_ tagged: UnsafeMutableRawPointer) {
-    let bits = UInt(bitPattern: tagged) & ~UInt(PropertySlot.continuousKind)
-    Unmanaged<ContinuousObserver>.fromOpaque(UnsafeMutableRawPointer(bitPattern: bits)!)
-      .release()
+  static func releaseRemoved(_ raw: UnsafeMutableRawPointer) {
+    Unmanaged<ContinuousObserver>.fromOpaque(raw).release()
   }
 
   /// The registrar of the observer's parking slot is gone: its only dependency died, so it

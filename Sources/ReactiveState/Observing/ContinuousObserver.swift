@@ -273,7 +273,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// One run of the body, reading singly when the observer parks and has no links.
   @inline(__always)
-  private func runBody(kind: ObservationTracking.Event.Kind, keyPath: borrowing AnyKeyPath?) {
+  func runBody(kind: ObservationTracking.Event.Kind, keyPath: borrowing AnyKeyPath?) {
     cursor = nil
     derivedInputs.restart()
     readsSingleSource = parksInSlots && firstDependency == nil

@@ -31,7 +31,7 @@ enum ChangePropagation {
     if event == .didSet {
       if source.didSetWalkWave == ObservationWave.current {
         GraphLock.unlock()
-        if let parked { PropertySlot.runParked(parked) }
+        if let parked { PropertySlot.runParked(parked, at: event) }
         return
       }
       source.didSetWalkWave = ObservationWave.mark()
@@ -78,7 +78,7 @@ enum ChangePropagation {
       DerivedNode.dropExpiredOrphans()
     }
     GraphLock.unlock()
-    if let parked { PropertySlot.runParked(parked) }
+    if let parked { PropertySlot.runParked(parked, at: event) }
     queue.deliverAll(event, from: source)
   }
 

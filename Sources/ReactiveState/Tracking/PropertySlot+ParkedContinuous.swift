@@ -45,20 +45,22 @@ extension PropertySlot {
     UInt64(UInt(bitPattern: observer)) | continuousKind
   }
 
-  /// The observer a continuous word names (kind bit kept, flags dropped).
+  /// The observer a continuous word names.
   @inline(__always)
   static func continuousObserver(in word: UInt64) -> UnsafeMutableRawPointer {
-    UnsafeMutableRawPointer(bitPattern: UInt(word & addressMask & ~flags))
+    UnsafeMutableRawPointer(bitPattern: UInt(word & addressMask & ~(flags | continuousKind)))
       .unsafelyUnwrapped
   }
 
   // MARK: - Writers
 
-  /// A write whose version move started at `old`, finding the continuous observer `word`:
-  /// returns it (kind bit set) when this is the write it waits for — the caller runs it —
-  /// else nil, having marked it dirty (or released it, cancelled).
+  /// A write whose version move started at `old` (the store is done): returns the continuous
+  /// observer parked here when this is the write it waits for — the caller runs it — else
+  /// nil, having marked a parked one dirty (or released it, cancelled).
   @inline(__always)
-  func claimParkedContinuousObserver(_ word: UInt64, from old: UInt64) -> UnsafeMutableRawPointer? {
+  func claimParkedContinuousObserver(from old: UInt64) -> UnsafeMutableRawPointer? {
+    let word = parkedRegistration.load(ordering: .sequentiallyConsistent)
+    guard word & Self.continuousKind != 0 else { return nil }
     let awaited = parkedVersion.load(ordering: .acquiring)
     if word & Self.flags == 0, (word ^ awaited) & ~Self.addressMask == 0,
       (old ^ awaited) & Self.versionMask == 0
@@ -68,7 +70,7 @@ extension PropertySlot {
     return claimContended(word, from: old)
   }
 
-  /// ``claimParkedContinuousObserver(_:from:)`` when the word has flags or is not the one this
+  /// ``claimParkedContinuousObserver(from:)`` when the word has flags or is not the one this
   /// write waits for.
   @inline(never)
   private func claimContended(_ word: UInt64, from old: UInt64) -> UnsafeMutableRawPointer? {

@@ -97,39 +97,29 @@ extension PropertySlot {
     return nil
   }
 
-  /// Calls a registration taken from a slot (a one-shot is fired), or the continuous observer
-  /// a write claimed (``claimParkedContinuousObserver(_:from:)``: it is run).
-  static func runParked(_ tagged: UnsafeMutableRawPointer) {
-    let bits = UInt(bitPattern: tagged)
-    if UInt64(bits) & continuousKind != 0 {
-      ContinuousObserver.runParked(
-        UnsafeMutableRawPointer(bitPattern: bits & ~UInt(continuousKind)).unsafelyUnwrapped)
+  /// Calls a registration a write took from a slot for `event`: at `willSet` a one-shot
+  /// (``takeParkedOneShot()``), which is fired; at `didSet` the continuous observer it claimed
+  /// (``claimParkedContinuousObserver(from:)``), which is run.
+  static func runParked(_ registration: UnsafeMutableRawPointer, at event: SourceEvent) {
+    if event == .didSet {
+      ContinuousObserver.runParked(registration)
     } else {
-      OneShotObserver.fireParked(tagged)
+      OneShotObserver.fireParked(registration)
     }
   }
 
-  /// The registrar is gone: closes the word for good and returns the registration that was
-  /// parked, if any (with its kind bit).
-  func closeParking() -> UnsafeMutableRawPointer? {
-    let word = parkedRegistration.exchange(Self.closed, ordering: .sequentiallyConsistent)
-    let address = word & Self.addressMask
-    return address > Self.closed ? UnsafeMutableRawPointer(bitPattern: UInt(address)) : nil
-  }
-
-  /// Ends a registration still parked: a one-shot is released uncalled (as the toolchain
-  /// does); a continuous observer loses its only dependency and goes dormant. No write of the
-  /// property can be in flight: its object is being deallocated.
+  /// Ends a registration still parked, closing the word for good (the registrar is gone): a
+  /// one-shot is released uncalled (as the toolchain does); a continuous observer loses its
+  /// only dependency and goes dormant. No write of the property can be in flight: its object
+  /// is being deallocated.
   func discardParkedRegistration() {
-    guard let tagged = closeParking() else { return }
-    let bits = UInt64(UInt(bitPattern: tagged))
-    if bits & Self.continuousKind != 0 {
-      let observer = UInt(bitPattern: Self.continuousObserver(in: bits))
-      ContinuousObserver.discardParked(
-        UnsafeMutableRawPointer(bitPattern: observer & ~UInt(Self.continuousKind))
-          .unsafelyUnwrapped)
+    let word = parkedRegistration.exchange(Self.closed, ordering: .sequentiallyConsistent)
+    guard word & Self.addressMask > Self.closed else { return }
+    if word & Self.continuousKind != 0 {
+      ContinuousObserver.discardParked(Self.continuousObserver(in: word))
     } else {
-      OneShotObserver.discardParked(tagged)
+      OneShotObserver.discardParked(
+        UnsafeMutableRawPointer(bitPattern: UInt(word & Self.addressMask)).unsafelyUnwrapped)
     }
   }
 }

@@ -235,15 +235,8 @@ final class RegistrarStorage: @unchecked Sendable {
       let (willSetListened, didSetListened, from) = slot.endUnannouncedMutation()
       // A one-shot parked while the write was in flight (it may have read the old value) is
       // fired late, as its willSet; a continuous observer runs with the didSet.
-      let parked = slot.parkedRegistration.load(ordering: .sequentiallyConsistent)
-      var oneShot: UnsafeMutableRawPointer?
-      var continuous: UnsafeMutableRawPointer?
-      if parked & PropertySlot.continuousKind != 0 {
-        continuous = slot.claimParkedContinuousObserver(parked, from: from)
-      } else if parked & PropertySlot.addressMask > PropertySlot.closed {
-        oneShot = slot.takeParkedOneShot()
-      }
-      announce(.willSet, of: slot, toGraph: willSetListened, parked: oneShot)
+      let continuous = slot.claimParkedContinuousObserver(from: from)
+      announce(.willSet, of: slot, toGraph: willSetListened, parked: slot.takeParkedOneShot())
       announce(.didSet, of: slot, toGraph: didSetListened, parked: continuous)
       TrackingScope.noteMutationOnCurrentThread(slot)
     }
@@ -269,7 +262,7 @@ final class RegistrarStorage: @unchecked Sendable {
     if toGraph {
       ChangePropagation.notify(slot, event, firstCalling: parked)
     } else if let parked {
-      PropertySlot.runParked(parked)
+      PropertySlot.runParked(parked, at: event)
     }
   }
 
@@ -278,10 +271,7 @@ final class RegistrarStorage: @unchecked Sendable {
   func didSet(_ slot: Unmanaged<PropertySlot>) {
     slot._withUnsafeGuaranteedRef { slot in
       let (toGraph, from) = slot.endMutation()
-      let parked = slot.parkedRegistration.load(ordering: .sequentiallyConsistent)
-      let continuous =
-        parked & PropertySlot.continuousKind != 0
-        ? slot.claimParkedContinuousObserver(parked, from: from) : nil
+      let continuous = slot.claimParkedContinuousObserver(from: from)
       announce(.didSet, of: slot, toGraph: toGraph, parked: continuous)
       TrackingScope.noteMutationOnCurrentThread(slot)
     }
