@@ -295,13 +295,6 @@ import Testing
   }
 }
 
-/// Watches a ``Canary`` without keeping it alive.
-private final class CanaryWatch: @unchecked Sendable {
-  weak var canary: Canary?
-  /// Whether something still holds the canary.
-  var isAlive: Bool { canary != nil }
-}
-
 /// Observes with `body`, whose closure also captures a canary: the canary lives exactly as
 /// long as the engine keeps the observer's body. The token is boxed so another thread can
 /// drop it.

@@ -122,7 +122,7 @@ import Testing
   @Test func cancellationDuringConcurrentWritesStopsAndFrees() {
     for _ in 0..<Reliability.count("REACTIVESTATE_PARKED_TRIALS", default: 40) {
       let model = ProbeEngine.reactiveState.makeModel()
-      let watch = WeakCanaryWatch()
+      let watch = CanaryWatch()
       let runs = Atomic<Int>(0)
       let token = LockedBox<ObservationToken?>(nil)
       do {
@@ -145,14 +145,14 @@ import Testing
       let afterCancel = runs.load(ordering: .relaxed)
       model.value = -1
       #expect(runs.load(ordering: .relaxed) == afterCancel, "no run after the cancellation")
-      #expect(watch.canary == nil, "the body is freed")
+      #expect(!watch.isAlive, "the body is freed")
     }
   }
 
   /// The model goes while the observer is parked on it: the observer goes dormant, and
   /// dropping its token frees its body.
   @Test func aDeallocatedModelLeavesADormantObserverThatIsFreed() {
-    let watch = WeakCanaryWatch()
+    let watch = CanaryWatch()
     weak var weakModel: HandModel?
     var token: ObservationToken?
     do {
@@ -168,16 +168,11 @@ import Testing
       #expect(model.aHasParkedContinuousObserver)
     }
     #expect(weakModel == nil, "a parked observer does not keep its model alive")
-    #expect(watch.canary != nil, "the token still holds the body")
+    #expect(watch.isAlive, "the token still holds the body")
     token = nil
-    #expect(watch.canary == nil)
+    #expect(!watch.isAlive)
     _ = token
   }
-}
-
-/// Watches a ``Canary`` without keeping it alive.
-private final class WeakCanaryWatch: @unchecked Sendable {
-  weak var canary: Canary?
 }
 
 /// A weak reference a `@Sendable` closure can capture.

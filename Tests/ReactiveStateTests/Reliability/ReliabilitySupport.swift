@@ -45,6 +45,13 @@ enum Reliability {
 /// closure is still kept alive.
 final class Canary: @unchecked Sendable {}
 
+/// Watches a ``Canary`` without keeping it alive.
+final class CanaryWatch: @unchecked Sendable {
+  weak var canary: Canary?
+  /// Whether something still holds the canary.
+  var isAlive: Bool { canary != nil }
+}
+
 /// SplitMix64: a tiny, fast, seedable generator; the same seed replays the same script.
 struct SplitMix64: RandomNumberGenerator {
   private var state: UInt64
