@@ -76,14 +76,15 @@ final class BenchmarkHarness: @unchecked Sendable {
   /// Scales an iteration count down in `--quick` mode.
   func iterations(_ full: Int) -> Int { quick ? max(1, full / 50) : full }
 
-  /// Runs `body` `samples` times; `body` returns (elapsed nanoseconds, operations).
-  /// Returns the fastest sample's nanoseconds per operation, as js-reactivity-benchmark does:
-  /// on a shared machine, interference only ever adds time, so the fastest sample is the
-  /// steadiest estimate of each engine's own cost (both engines are measured the same way).
-  func measure(_ body: () -> (UInt64, Int)) -> Double {
-    _ = body()  // warm-up
+  /// Runs `body` `warmUps` times untimed, then `samples` times (the harness's default when
+  /// nil); `body` returns (elapsed nanoseconds, operations). Returns the fastest sample's
+  /// nanoseconds per operation, as js-reactivity-benchmark does: on a shared machine,
+  /// interference only ever adds time, so the fastest sample is the steadiest estimate of each
+  /// engine's own cost (both engines are measured the same way).
+  func measure(samples: Int? = nil, warmUps: Int = 1, _ body: () -> (UInt64, Int)) -> Double {
+    for _ in 0..<warmUps { _ = body() }
     var fastest = Double.infinity
-    for _ in 0..<samples {
+    for _ in 0..<(samples ?? self.samples) {
       let (elapsed, ops) = body()
       fastest = min(fastest, Double(elapsed) / Double(max(ops, 1)))
     }

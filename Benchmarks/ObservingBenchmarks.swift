@@ -121,7 +121,7 @@ private func benchmarkAsyncSequence(_ harness: BenchmarkHarness) {
       baseline: results.theirs, goal: "≥ 10×", requiredRatio: 10))
 }
 
-/// The fastest sample of an async body's duration (ns), as ``BenchmarkHarness/measure(_:)``.
+/// The fastest sample of an async body's duration (ns), as ``BenchmarkHarness/measure(samples:warmUps:_:)``.
 private func asyncMeasure(_ harness: BenchmarkHarness, _ body: () async -> Void) async -> Double {
   await body()
   var fastest = Double.infinity

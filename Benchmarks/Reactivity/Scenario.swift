@@ -43,15 +43,9 @@ struct ScenarioContext {
 
   /// Runs `body` (returning elapsed nanoseconds and operations) `warmUps` times untimed, then
   /// `samples` times; returns the fastest sample's nanoseconds per operation (as the JS
-  /// suite does; see ``BenchmarkHarness/measure(_:)``).
+  /// suite does; see ``BenchmarkHarness/measure(samples:warmUps:_:)``).
   func measure(warmUps: Int = 1, _ body: () -> (UInt64, Int)) -> Double {
-    for _ in 0..<warmUps { _ = body() }
-    var fastest = Double.infinity
-    for _ in 0..<samples {
-      let (elapsed, operations) = body()
-      fastest = min(fastest, Double(elapsed) / Double(max(operations, 1)))
-    }
-    return fastest
+    harness.measure(samples: samples, warmUps: warmUps, body)
   }
 
   /// `measure` for bodies that return their operation count.
