@@ -52,6 +52,13 @@ extension PropertySlot {
       .unsafelyUnwrapped
   }
 
+  /// Whether `word`, with `awaited` read after it, waits for the version move that starts at
+  /// `version`: the two carry the same tag (not a half-updated pair) and the version matches.
+  @inline(__always)
+  static func isAwaiting(_ word: UInt64, _ awaited: UInt64, from version: UInt64) -> Bool {
+    (word ^ awaited) & ~addressMask == 0 && (version ^ awaited) & versionMask == 0
+  }
+
   // MARK: - Writers
 
   /// A write whose version move started at `old` (the store is done): returns the continuous
@@ -62,9 +69,7 @@ extension PropertySlot {
     let word = parkedRegistration.load(ordering: .sequentiallyConsistent)
     guard word & Self.continuousKind != 0 else { return nil }
     let awaited = parkedVersion.load(ordering: .acquiring)
-    if word & Self.flags == 0, (word ^ awaited) & ~Self.addressMask == 0,
-      (old ^ awaited) & Self.versionMask == 0
-    {
+    if word & Self.flags == 0, Self.isAwaiting(word, awaited, from: old) {
       return Self.continuousObserver(in: word)
     }
     return claimContended(word, from: old)
@@ -81,7 +86,7 @@ extension PropertySlot {
       // write), or by being the write it waits for.
       let claims =
         word & Self.runFlag != 0
-        || ((word ^ awaited) & ~Self.addressMask == 0 && (old ^ awaited) & Self.versionMask == 0)
+        || Self.isAwaiting(word, awaited, from: old)
       let desired: UInt64
       if claims {
         if word & Self.cancelFlag != 0 {
@@ -121,9 +126,7 @@ extension PropertySlot {
     var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
     while word & Self.continuousKind != 0 {
       let awaited = parkedVersion.load(ordering: .acquiring)
-      let isAwaited =
-        (word ^ awaited) & ~Self.addressMask == 0 && (old ^ awaited) & Self.versionMask == 0
-      let flag = isAwaited ? Self.runFlag : Self.dirtyFlag
+      let flag = Self.isAwaiting(word, awaited, from: old) ? Self.runFlag : Self.dirtyFlag
       guard word & flag == 0 else { return }
       let (exchanged, original) = parkedRegistration.compareExchange(
         expected: word, desired: word | flag, ordering: .sequentiallyConsistent)
@@ -224,9 +227,9 @@ extension PropertySlot {
       }
       let awaited = parkedVersion.load(ordering: .sequentiallyConsistent)
       let now = version.load(ordering: .sequentiallyConsistent)
-      guard (flagged ^ awaited) & ~Self.addressMask == 0,
-        (now ^ awaited) & Self.versionMask == 0
-      else { return false }  // a write claimed it, or its run is parking it: they release it
+      // Still waiting for the move from `now`: no write started there yet. Otherwise a write
+      // claimed it, or its run is parking it: they release it.
+      guard Self.isAwaiting(flagged, awaited, from: now) else { return false }
       return parkedRegistration.compareExchange(
         expected: flagged, desired: flagged & ~Self.addressMask, ordering: .sequentiallyConsistent
       ).exchanged
