@@ -26,6 +26,9 @@ typedef struct rs_thread_state {
   uint64_t has_exit_cleanup;
   /// Whether this is the process's main thread: 0 not known yet, 1 main, 2 another thread.
   uint64_t thread_kind;
+  /// The innermost `ObservationDiagnostics.capture` running on this thread (an unretained
+  /// Swift object), or NULL.
+  void *_Nullable diagnostics_capture;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended

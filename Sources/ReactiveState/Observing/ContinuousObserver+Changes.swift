@@ -59,6 +59,9 @@ extension ContinuousObserver {
   }
 
   func cancelObservation() {
+    // Cancelled is final: a repeated cancellation (`cancel()`, then the token's deinit) needs
+    // no lock.
+    if phase == .cancelled { return }
     GraphLock.lock()
     // An exchange: the running thread may be ending its run without the lock.
     let previous = state.exchange(Phase.cancelled.rawValue, ordering: .acquiringAndReleasing)

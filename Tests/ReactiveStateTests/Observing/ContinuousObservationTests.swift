@@ -95,15 +95,16 @@ import Testing
   @Test func aSelfInvalidatingObserverStopsWithADiagnosticNamingTheKeyPath() {
     let model = SelfFeedingModel()
     let runs = Box(0)
-    let token = observe {
-      runs.value += 1
-      model.level += 1  // reads and writes level
-    }
+    var token: ObservationToken?
+    let reported = ObservationDiagnostics.capture {
+      token = observe {
+        runs.value += 1
+        model.level += 1  // reads and writes level
+      }
+    }.map(\.message)
     #expect(runs.value == 101, "initial run + 100 bounded re-runs, then it stops")
-    let reported = ObservationDiagnostics.recent.map(\.message).filter {
-      $0.contains("SelfFeedingModel")
-    }
     #expect(reported.count == 1)
+    #expect(reported.first?.contains("SelfFeedingModel") == true)
     // The key path as Swift prints it: `\SelfFeedingModel.<computed 0x… (Int)>` (a
     // computed property's name is not available at run time).
     #expect(reported.first?.contains("\\SelfFeedingModel.") == true)

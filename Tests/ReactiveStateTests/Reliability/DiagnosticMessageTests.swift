@@ -1,3 +1,4 @@
+import Foundation
 import ReactiveState
 import Testing
 
@@ -19,9 +20,9 @@ import Testing
 
   @Test func aSelfInvalidatingObserverSaysWhatAndHowToFix() throws {
     let model = LoopingCounter()
-    let token = observe { model.count += 1 }
-    let message = try #require(
-      ObservationDiagnostics.recent.map(\.message).last { $0.contains("LoopingCounter") })
+    var token: ObservationToken?
+    let reported = ObservationDiagnostics.capture { token = observe { model.count += 1 } }
+    let message = try #require(reported.map(\.message).last { $0.contains("LoopingCounter") })
     #expect(message.contains("observe { … } invalidated itself"))
     #expect(message.contains("\\LoopingCounter."), "names the key path")
     #expect(message.contains("To fix:"))
@@ -29,13 +30,41 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  @Test func aCaptureCollectsThisThreadsDiagnosticsIncludingNestedOnes() {
+    @Sendable func cycle(_ name: String) {
+      let holder = Box<Computed<Int>?>(nil)
+      let cyclic = Computed(name) { (try holder.value?.get() ?? 0) + 1 }
+      holder.value = cyclic
+      _ = try? cyclic.get()
+      holder.value = nil
+    }
+    var inner: [ObservationDiagnostic] = []
+    let outer = ObservationDiagnostics.capture {
+      cycle("OuterCycle")
+      inner = ObservationDiagnostics.capture { cycle("InnerCycle") }
+      // Reported on another thread while this capture runs: not this capture's.
+      let done = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        cycle("OtherThreadCycle")
+        done.signal()
+      }
+      done.wait()
+    }
+    #expect(inner.map(\.message).contains { $0.contains("InnerCycle") })
+    #expect(!inner.map(\.message).contains { $0.contains("OuterCycle") })
+    let outerMessages = outer.map(\.message)
+    #expect(outerMessages.contains { $0.contains("OuterCycle") })
+    #expect(outerMessages.contains { $0.contains("InnerCycle") }, "sees nested captures' share")
+    #expect(!outerMessages.contains { $0.contains("OtherThreadCycle") })
+    #expect(ObservationDiagnostics.capture {}.isEmpty)
+  }
+
   @Test func aDerivedCycleSaysWhatAndHowToFix() throws {
     let holder = Box<Computed<Int>?>(nil)
     let cyclic = Computed("CyclicSubtotal") { (try holder.value?.get() ?? 0) + 1 }
     holder.value = cyclic
-    _ = try? cyclic.get()
-    let message = try #require(
-      ObservationDiagnostics.recent.map(\.message).last { $0.contains("CyclicSubtotal") })
+    let reported = ObservationDiagnostics.capture { _ = try? cyclic.get() }
+    let message = try #require(reported.map(\.message).last { $0.contains("CyclicSubtotal") })
     #expect(message.contains("CyclicSubtotal reads itself"))
     #expect(message.contains("To fix: remove the read of CyclicSubtotal"))
     holder.value = nil

@@ -31,22 +31,24 @@ import Testing
   @Test func twoObserversFeedingEachOtherStopWithADiagnostic() {
     let model = PingPongModel()
     let runs = Box(0)
-    let first = observe {
-      runs.value += 1
-      model.pong = model.ping + 1
-    }
-    let second = observe {
-      runs.value += 1
-      model.ping = model.pong + 1
-    }
+    var tokens: [ObservationToken] = []
+    let reported = ObservationDiagnostics.capture {
+      tokens.append(
+        observe {
+          runs.value += 1
+          model.pong = model.ping + 1
+        })
+      tokens.append(
+        observe {
+          runs.value += 1
+          model.ping = model.pong + 1
+        })
+    }.map(\.message)
     #expect(runs.value < 1_000, "bounded")
-    let reported = ObservationDiagnostics.recent.map(\.message).filter {
-      $0.contains("PingPongModel")
-    }
-    #expect(!reported.isEmpty)
+    #expect(reported.contains { $0.contains("PingPongModel") })
     model.ping = -100  // both still hear outside changes afterwards, and stop again
     #expect(runs.value < 2_000)
-    withExtendedLifetime((first, second)) {}
+    withExtendedLifetime(tokens) {}
   }
 
   @Test func observersFeedingEachOtherInATransactionStop() {
@@ -55,8 +57,8 @@ import Testing
       observe(scheduler: nil) { model.pong = model.ping + 1 },
       observe(scheduler: nil) { model.ping = model.pong + 1 },
     ]
-    withTransaction { model.ping = 1_000 }
-    #expect(ObservationDiagnostics.recent.contains { $0.message.contains("end of a transaction") })
+    let reported = ObservationDiagnostics.capture { withTransaction { model.ping = 1_000 } }
+    #expect(reported.contains { $0.message.contains("end of a transaction") })
     withExtendedLifetime(tokens) {}
   }
 
@@ -65,10 +67,11 @@ import Testing
     let looping = Computed("LoopingTotal") { (try holder.value?.get() ?? 0) + 1 }
     holder.value = looping
     var failure: DerivedValueCycle?
-    do { _ = try looping.get() } catch let error as DerivedValueCycle { failure = error } catch {}
+    let reported = ObservationDiagnostics.capture {
+      do { _ = try looping.get() } catch let error as DerivedValueCycle { failure = error } catch {}
+    }
     #expect(failure?.name == "LoopingTotal")
-    #expect(
-      ObservationDiagnostics.recent.contains { $0.message.contains("LoopingTotal reads itself") })
+    #expect(reported.contains { $0.message.contains("LoopingTotal reads itself") })
     holder.value = nil
   }
 
