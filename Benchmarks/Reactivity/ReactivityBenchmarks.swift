@@ -40,6 +40,7 @@ private func runKairoScenarios(_ harness: BenchmarkHarness) {
   runScenario(KairoScenario(Triangle()), harness)
   runScenario(KairoScenario(Unstable()), harness)
   runScenario(KairoScenario(MolBench()), harness)
+  runScenario(KairoScenario(MolBench(fibArgument: 0)), harness)
 }
 
 /// Runs `scenario` with both adapters, reports their checks and adds the row.
