@@ -263,7 +263,15 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
             + "read with withoutObservationTracking { … })")
       }
     } else if phase == .queued {
-      runQueuedChange()  // not cancelled, so the queue owed nothing
+      // Not cancelled, so the queue owed nothing.
+      guard hasScheduler else {
+        runQueuedChange()
+        return
+      }
+      // A scheduled observer still runs where its scheduler says, now that the transaction
+      // is over (never inline on the transaction's thread).
+      GraphLock.unlock()
+      handToScheduler()
       return
     } else {
       GraphLock.unlock()
@@ -464,12 +472,20 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         return
       }
       execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
-    } else if let parking {
+    } else if hasScheduler {
+      handToScheduler()
+    } else {
+      runIfQueued()
+    }
+  }
+
+  /// Gives a queued change to the scheduler: parks the observer in its parking lot, or
+  /// schedules a closure that runs it (``runIfQueued()``).
+  private func handToScheduler() {
+    if let parking {
       parking._withUnsafeGuaranteedRef { $0.park(self) }
     } else if let scheduler {
       scheduler.schedule { [self] in runIfQueued() }
-    } else {
-      runIfQueued()
     }
   }
 }

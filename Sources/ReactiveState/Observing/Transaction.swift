@@ -4,6 +4,10 @@ import CReactiveState
 /// most once, after the outermost transaction on this thread ends, and see all of its new
 /// values (no intermediate states). Transactions nest; only the outermost one delivers.
 ///
+/// An observer without a scheduler runs on this thread as the transaction ends. One with a
+/// scheduler (`.mainActor`, a ``ManualScheduler``, an ``ObservedValues`` iteration) is handed
+/// to its scheduler then, and runs wherever and whenever that scheduler runs it.
+///
 /// Only delivery to continuous observers (``observe(scheduler:_:)``,
 /// ``withContinuousObservation(options:scheduler:apply:)``) is deferred. One-shot `withObservationTracking` observers keep their contract and fire
 /// inside the first mutation's `willSet`. Mutations made on other threads are not part of

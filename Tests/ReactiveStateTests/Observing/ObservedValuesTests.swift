@@ -152,3 +152,48 @@ import Testing
     #expect(previous == 10_000)
   }
 }
+
+extension ObservedValuesTests {
+  @Test func seesAValueWrittenInATransactionOnTheIteratingTask() async {
+    let model = HandModel()
+    var iterator = ObservedValues { model.a + model.b }.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    withTransaction {
+      model.a = 1
+      model.b = 10
+    }
+    let done = LockedBox(false)
+    unblockAfterTenSeconds(model, unless: done)
+    #expect(await iterator.next() == 11, "one element with the transaction's final values")
+    done.value = true
+  }
+
+  @Test func seesTheLastValueWrittenInTransactionsOnAnotherThread() async {
+    let model = HandModel()
+    var iterator = ObservedValues { model.a }.makeAsyncIterator()
+    _ = await iterator.next()
+    let writes = 2_000
+    let done = LockedBox(false)
+    Thread.detachNewThread {
+      for i in 1...writes { withTransaction { model.a = i } }
+      unblockAfterTenSeconds(model, unless: done)
+    }
+    var last = 0
+    while last != writes && last != -1 {
+      guard let value = await iterator.next() else { break }
+      last = value
+    }
+    done.value = true
+    #expect(last == writes)
+  }
+
+  /// If an iteration missed a change, its wait never ends: unless `done` is set within ten
+  /// seconds, a plain write of -1 to `model.a` ends it, and the test fails on the value
+  /// instead of hanging the suite.
+  private func unblockAfterTenSeconds(_ model: HandModel, unless done: LockedBox<Bool>) {
+    Thread.detachNewThread {
+      for _ in 0..<1_000 where !done.value { usleep(10_000) }
+      if !done.value { model.a = -1 }
+    }
+  }
+}

@@ -20,6 +20,22 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  @Test func aScheduledObserverIsHandedToItsSchedulerWhenTheTransactionEnds() {
+    let model = HandModel()
+    let scheduler = ManualScheduler()
+    let seen = Box<[String]>([])
+    let token = observe(scheduler: scheduler) { seen.value.append("\(model.a),\(model.b)") }
+    withTransaction {
+      model.a = 1
+      model.b = 2
+    }
+    #expect(seen.value == ["0,0"], "the transaction's end does not run it on this thread")
+    #expect(scheduler.pendingCount == 1, "it waits in its scheduler, once")
+    #expect(scheduler.flush() == 1)
+    #expect(seen.value == ["0,0", "1,2"], "one run with the transaction's final values")
+    withExtendedLifetime(token) {}
+  }
+
   @Test func oneShotObserversKeepTheirWillSetSemanticsInsideTransactions() {
     let model = HandModel()
     let fired = Box<[Int]>([])
