@@ -178,6 +178,33 @@ import Testing
     #expect(runs.value == ["initial, on the caller's thread", "main, a=1"])
     withExtendedLifetime(token) {}
   }
+
+  @Test func mainActorSchedulerRunsAChangeMadeInATransactionOnTheMainActor() async {
+    let model = HandModel()
+    let runs = LockedBox<[String]>([])
+    let done = LockedBox<CheckedContinuation<Void, Never>?>(nil)
+    let token = observe(scheduler: .mainActor) {
+      let (a, b) = (model.a, model.b)
+      if runs.value.isEmpty {
+        runs.value.append("initial")
+        return
+      }
+      // Traps unless the transaction's end handed the run to the main actor.
+      MainActor.assumeIsolated { runs.value.append("main, a=\(a), b=\(b)") }
+      done.value?.resume()
+    }
+    await withCheckedContinuation { continuation in
+      done.value = continuation
+      Thread.detachNewThread {
+        withTransaction {
+          model.a = 1
+          model.b = 2
+        }
+      }
+    }
+    #expect(runs.value == ["initial", "main, a=1, b=2"])
+    withExtendedLifetime(token) {}
+  }
 }
 
 /// Batched writes walk a source's subscribers once per wave; nothing may be missed.
