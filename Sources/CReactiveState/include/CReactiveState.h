@@ -29,6 +29,9 @@ typedef struct rs_thread_state {
   /// The innermost `ObservationDiagnostics.capture` running on this thread (an unretained
   /// Swift object), or NULL.
   void *_Nullable diagnostics_capture;
+  /// The causal depth of the scheduled continuous observer running on this thread (0: none):
+  /// a change it makes queues a scheduled observer one deeper (see `ContinuousObserver`).
+  uint64_t scheduled_run_depth;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended

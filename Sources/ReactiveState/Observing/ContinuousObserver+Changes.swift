@@ -1,3 +1,4 @@
+import CReactiveState
 import Synchronization
 
 /// How changes and cancellations reach a ``ContinuousObserver``: state transitions made under
@@ -45,6 +46,11 @@ extension ContinuousObserver {
       pendingKind = kind
       pendingIsCertain = certain
       if hasEventBody { pendingKeyPath = keyPath() }
+      if hasScheduler && !parksRuns {
+        pendingDepth = rs_current_thread().pointee.scheduled_run_depth + 1
+        // A chain about to be dropped: its diagnostic names the change.
+        if pendingDepth > UInt64(Self.rerunLimit) { pendingKeyPath = keyPath() }
+      }
       phase = .queued
       if !parksRuns, let transaction {
         // Straight into this thread's transaction, with no delivery to queue and no retain

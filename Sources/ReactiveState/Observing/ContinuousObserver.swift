@@ -44,10 +44,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   let plainBody: @Sendable () -> Void
   private let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
   private let triggers: ObservationTracking.Options
-  private let scheduler: (any ObservationScheduler)?
+  let scheduler: (any ObservationScheduler)?
   /// `scheduler` when it is an ``ObservedValues`` iteration's parking lot, which parks whole
   /// observers (no closure per delivery); unretained (`scheduler` holds it).
-  private let parking: Unmanaged<ChangeParkingLot>?
+  let parking: Unmanaged<ChangeParkingLot>?
   let hasScheduler: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
@@ -134,6 +134,12 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   @exclusivity(unchecked) var cancellationRetainsRun = false
   /// The last link confirmed by the current run (owned by the running thread).
   @exclusivity(unchecked) var cursor: LinkPointer?
+  /// For a queued scheduled observer: how many scheduled runs in a row led to its change, 1
+  /// when the change came from outside any (graph lock). Each scheduled run happens in its
+  /// own scheduler job, so observers that keep changing each other through a scheduler never
+  /// re-run inline, and the rerun limit cannot stop them: past ``rerunLimit`` the change is
+  /// dropped with a diagnostic instead (see ``dropSchedulingLoop()``).
+  @exclusivity(unchecked) var pendingDepth: UInt64 = 0
 
   init(
     triggers: ObservationTracking.Options, scheduler: (any ObservationScheduler)?, label: String,
@@ -188,12 +194,22 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   }
 
   /// Under the graph lock, with a queued change: starts its run, releases the lock, runs it.
+  /// A scheduled run publishes its causal depth for the changes it makes.
   private func runQueuedChange() {
     phase = .running
     ObservationWave.advance()  // this run consumes the changes that queued it
     let (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
+    let depth = pendingDepth
     GraphLock.unlock()
+    guard depth > 0 else {
+      execute(kind: kind, keyPath: keyPath, certain: certain)
+      return
+    }
+    let thread = rs_current_thread()
+    let outer = thread.pointee.scheduled_run_depth
+    thread.pointee.scheduled_run_depth = depth
     execute(kind: kind, keyPath: keyPath, certain: certain)
+    thread.pointee.scheduled_run_depth = outer
   }
 
   /// Runs the body now on the calling thread: the queued run (with its event) if a change is
@@ -476,16 +492,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       handToScheduler()
     } else {
       runIfQueued()
-    }
-  }
-
-  /// Gives a queued change to the scheduler: parks the observer in its parking lot, or
-  /// schedules a closure that runs it (``runIfQueued()``).
-  private func handToScheduler() {
-    if let parking {
-      parking._withUnsafeGuaranteedRef { $0.park(self) }
-    } else if let scheduler {
-      scheduler.schedule { [self] in runIfQueued() }
     }
   }
 }

@@ -4,14 +4,18 @@
 /// - Dependencies are re-collected on every run: a branch not taken stops being tracked.
 /// - Delivery: by default synchronously on the thread that made the change, right after the
 ///   store (or at the end of the outermost ``withTransaction(_:)``); with a `scheduler`,
-///   through it (e.g. `.mainActor`, or a ``ManualScheduler`` for deterministic tests).
-///   Changes coalesce while a run is pending.
+///   through it (e.g. `.mainActor`, or a ``ManualScheduler`` for deterministic tests), and a
+///   transaction's changes reach the scheduler when the transaction ends. Changes coalesce
+///   while a run is pending.
 /// - Nested `observe` calls inside `apply` are independent: their reads never become the
 ///   outer observer's dependencies (keep their tokens, or they end immediately).
 /// - A body that keeps invalidating itself stops after 100 consecutive re-runs and reports an
 ///   ``ObservationDiagnostic`` naming the key path. Only runs that wrote an observed property
 ///   themselves count: an observer whose run is overtaken by other threads' writes runs again
-///   (on the thread running it) until it has seen the last of them.
+///   (on the thread running it) until it has seen the last of them. Scheduled observers that
+///   keep changing each other through their schedulers stop the same way: a change that ends
+///   a chain of 100 scheduled runs, each caused by the one before, is dropped with a
+///   diagnostic (a later change from outside the chain runs them again).
 /// - Cost: an observer whose run read exactly one stored property (and found no other
 ///   observer already linked to it) waits in that property's slot; a write then runs it with
 ///   no lock and no atomic operation beyond the write's own version move. Reading more than

@@ -163,7 +163,7 @@ extension ObservedValuesTests {
       model.b = 10
     }
     let done = LockedBox(false)
-    unblockAfterTenSeconds(model, unless: done)
+    unblockAfterTwoMinutes(model, unless: done)
     #expect(await iterator.next() == 11, "one element with the transaction's final values")
     done.value = true
   }
@@ -176,7 +176,7 @@ extension ObservedValuesTests {
     let done = LockedBox(false)
     Thread.detachNewThread {
       for i in 1...writes { withTransaction { model.a = i } }
-      unblockAfterTenSeconds(model, unless: done)
+      unblockAfterTwoMinutes(model, unless: done)
     }
     var last = 0
     while last != writes && last != -1 {
@@ -187,12 +187,13 @@ extension ObservedValuesTests {
     #expect(last == writes)
   }
 
-  /// If an iteration missed a change, its wait never ends: unless `done` is set within ten
-  /// seconds, a plain write of -1 to `model.a` ends it, and the test fails on the value
-  /// instead of hanging the suite.
-  private func unblockAfterTenSeconds(_ model: HandModel, unless done: LockedBox<Bool>) {
+  /// If an iteration missed a change, its wait never ends: unless `done` is set within two
+  /// minutes, a plain write of -1 to `model.a` ends it, and the test fails on the value
+  /// instead of hanging the suite. (Generous: parallel suites can keep the iterating task off
+  /// the cooperative pool's two threads for tens of seconds.)
+  private func unblockAfterTwoMinutes(_ model: HandModel, unless done: LockedBox<Bool>) {
     Thread.detachNewThread {
-      for _ in 0..<1_000 where !done.value { usleep(10_000) }
+      for _ in 0..<12_000 where !done.value { usleep(10_000) }
       if !done.value { model.a = -1 }
     }
   }

@@ -51,6 +51,41 @@ import Testing
     withExtendedLifetime(tokens) {}
   }
 
+  @Test func scheduledObserversFeedingEachOtherStopWithADiagnostic() {
+    // Each run is its own scheduler job, so no run re-runs inline: the chain of runs, each
+    // caused by the one before, is what is bounded.
+    let model = PingPongModel()
+    let scheduler = ManualScheduler()
+    let runs = Box(0)
+    let tokens = [
+      observe(scheduler: scheduler) {
+        runs.value += 1
+        model.pong = model.ping + 1
+      },
+      observe(scheduler: scheduler) {
+        runs.value += 1
+        model.ping = model.pong + 1
+      },
+    ]
+    var ran = 0
+    let reported = ObservationDiagnostics.capture {
+      model.ping = 1
+      ran = scheduler.flush()  // returns: before the bound, it never would
+    }.map(\.message)
+    #expect(ran == continuousRerunLimit)
+    #expect(
+      reported.contains {
+        $0.contains("scheduled runs in a row") && $0.contains("PingPongModel")
+          && $0.contains("To fix:")
+      })
+    #expect(scheduler.pendingCount == 0)
+    let before = runs.value
+    model.ping = -100  // a change from outside the chain reaches them again
+    #expect(scheduler.flush() == continuousRerunLimit)
+    #expect(runs.value == before + continuousRerunLimit)
+    withExtendedLifetime(tokens) {}
+  }
+
   @Test func observersFeedingEachOtherInATransactionStop() {
     let model = PingPongModel()
     let tokens = [

@@ -1,0 +1,37 @@
+/// How a scheduled continuous observer's queued change reaches its scheduler, and how a chain
+/// of scheduled runs that keep causing each other is stopped.
+extension ContinuousObserver {
+  /// Gives a queued change to the scheduler: parks the observer in its parking lot, or
+  /// schedules a closure that runs it (``runIfQueued()``) — unless the change ends a chain of
+  /// more than ``rerunLimit`` scheduled runs, each caused by the one before.
+  func handToScheduler() {
+    if pendingDepth > UInt64(Self.rerunLimit) {
+      dropSchedulingLoop()
+    } else if let parking {
+      parking._withUnsafeGuaranteedRef { $0.park(self) }
+    } else if let scheduler {
+      scheduler.schedule { [self] in runIfQueued() }
+    }
+  }
+
+  /// Drops a queued change that ends a chain of scheduled runs longer than ``rerunLimit``
+  /// (observers changing each other through their schedulers), with a diagnostic. The
+  /// observer keeps its dependencies: a later change from outside the chain runs it again.
+  private func dropSchedulingLoop() {
+    GraphLock.lock()
+    let keyPath = pendingKeyPath
+    if phase == .queued {
+      phase = .idle
+      pendingKeyPath = nil
+      pendingDepth = 0
+      ObservationWave.advance()  // no longer waiting: later changes must reach it again
+    }
+    GraphLock.unlock()
+    ObservationDiagnostics.report(
+      "\(label) was stopped after \(Self.rerunLimit) scheduled runs in a row, each caused by "
+        + "a change the previous one made (observers keep changing each other through their "
+        + "schedulers); last change: \(describe(keyPath)). To fix: break the cycle — an "
+        + "observer must not write what another one reads while that one writes what it "
+        + "reads (move a write out, or read with withoutObservationTracking { … })")
+  }
+}
