@@ -30,8 +30,12 @@ extension ContinuousObserver {
     ObservationDiagnostics.report(
       "\(label) was stopped after \(Self.rerunLimit) scheduled runs in a row, each caused by "
         + "a change the previous one made (observers keep changing each other through their "
-        + "schedulers); last change: \(describe(keyPath)). To fix: break the cycle — an "
-        + "observer must not write what another one reads while that one writes what it "
-        + "reads (move a write out, or read with withoutObservationTracking { … })")
+        + "schedulers); last change: \(describe(keyPath)). \(Self.cycleRemedy)")
   }
+
+  /// The remedy the diagnostics of observers that keep changing each other give.
+  static let cycleRemedy =
+    "To fix: break the cycle — an observer must not write what another one reads while that "
+    + "one writes what it reads (move a write out, or read with withoutObservationTracking { … })"
+
 }

@@ -274,9 +274,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       if action == .abandon {
         ObservationDiagnostics.report(
           "\(label) kept invalidating each other at the end of a transaction; last change: "
-            + "\(describe(keyPath)). To fix: break the cycle — an observer must not write what "
-            + "another one reads while that one writes what it reads (move a write out, or "
-            + "read with withoutObservationTracking { … })")
+            + "\(describe(keyPath)). \(Self.cycleRemedy)")
       }
     } else if phase == .queued {
       // Not cancelled, so the queue owed nothing.

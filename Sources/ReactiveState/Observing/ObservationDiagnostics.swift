@@ -45,7 +45,7 @@ public enum ObservationDiagnostics {
     capture.parent = thread.pointee.diagnostics_capture
     thread.pointee.diagnostics_capture = Unmanaged.passUnretained(capture).toOpaque()
     defer { thread.pointee.diagnostics_capture = capture.parent }
-    try withExtendedLifetime(capture) { try body() }
+    try body()
     return capture.diagnostics
   }
 

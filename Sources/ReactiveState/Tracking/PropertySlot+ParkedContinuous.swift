@@ -45,6 +45,13 @@ extension PropertySlot {
     UInt64(UInt(bitPattern: observer)) | continuousKind
   }
 
+  /// Whether `word` holds the observer whose ``continuousWord(for:)`` is `mine`, whatever its
+  /// flags and tag.
+  @inline(__always)
+  static func holds(_ word: UInt64, _ mine: UInt64) -> Bool {
+    word & addressMask & ~flags == mine
+  }
+
   /// The observer a continuous word names.
   @inline(__always)
   static func continuousObserver(in word: UInt64) -> UnsafeMutableRawPointer {
@@ -156,7 +163,7 @@ extension PropertySlot {
   func vacate(by observer: UnsafeMutableRawPointer) -> (removed: Bool, cancelled: Bool) {
     let mine = Self.continuousWord(for: observer)
     var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
-    while word & Self.addressMask & ~Self.flags == mine {
+    while Self.holds(word, mine) {
       let (exchanged, original) = parkedRegistration.compareExchange(
         expected: word, desired: word & ~Self.addressMask, ordering: .sequentiallyConsistent)
       if exchanged { return (true, word & Self.cancelFlag != 0) }
@@ -189,7 +196,7 @@ extension PropertySlot {
   ) -> ReparkOutcome {
     let mine = Self.continuousWord(for: observer)
     var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
-    while word & Self.addressMask & ~Self.flags == mine {
+    while Self.holds(word, mine) {
       let desired: UInt64
       let outcome: ReparkOutcome
       if word & Self.cancelFlag != 0 || cancelRequested() {
@@ -217,7 +224,7 @@ extension PropertySlot {
   func flagCancelled(_ observer: UnsafeMutableRawPointer) -> Bool {
     let mine = Self.continuousWord(for: observer)
     var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
-    while word & Self.addressMask & ~Self.flags == mine {
+    while Self.holds(word, mine) {
       let flagged = word | Self.cancelFlag
       let (exchanged, original) = parkedRegistration.compareExchange(
         expected: word, desired: flagged, ordering: .sequentiallyConsistent)

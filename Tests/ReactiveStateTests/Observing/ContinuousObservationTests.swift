@@ -95,13 +95,10 @@ import Testing
   @Test func aSelfInvalidatingObserverStopsWithADiagnosticNamingTheKeyPath() {
     let model = SelfFeedingModel()
     let runs = Box(0)
-    var token: ObservationToken?
-    let reported = ObservationDiagnostics.capture {
-      token = observe {
-        runs.value += 1
-        model.level += 1  // reads and writes level
-      }
-    }.map(\.message)
+    let (token, reported) = observeCapturingDiagnostics {
+      runs.value += 1
+      model.level += 1  // reads and writes level
+    }
     #expect(runs.value == 101, "initial run + 100 bounded re-runs, then it stops")
     #expect(reported.count == 1)
     #expect(reported.first?.contains("SelfFeedingModel") == true)

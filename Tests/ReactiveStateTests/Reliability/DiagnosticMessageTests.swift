@@ -20,9 +20,8 @@ import Testing
 
   @Test func aSelfInvalidatingObserverSaysWhatAndHowToFix() throws {
     let model = LoopingCounter()
-    var token: ObservationToken?
-    let reported = ObservationDiagnostics.capture { token = observe { model.count += 1 } }
-    let message = try #require(reported.map(\.message).last { $0.contains("LoopingCounter") })
+    let (token, reported) = observeCapturingDiagnostics { model.count += 1 }
+    let message = try #require(reported.last { $0.contains("LoopingCounter") })
     #expect(message.contains("observe { … } invalidated itself"))
     #expect(message.contains("\\LoopingCounter."), "names the key path")
     #expect(message.contains("To fix:"))

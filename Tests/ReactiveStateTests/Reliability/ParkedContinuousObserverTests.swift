@@ -72,13 +72,10 @@ import Testing
   @Test func anObserverThatKeepsChangingWhatItReadsIsStopped() {
     let model = HandModel()
     let runs = Box(0)
-    var token: ObservationToken?
-    let reports = ObservationDiagnostics.capture {
-      token = observe {
-        runs.value += 1
-        model.a = model.a + 1
-      }
-    }.map(\.message)
+    let (token, reports) = observeCapturingDiagnostics {
+      runs.value += 1
+      model.a = model.a + 1
+    }
     #expect(runs.value == continuousRerunLimit + 1)
     #expect(reports.contains { $0.contains("invalidated itself") && $0.contains("HandModel") })
     model.a = 0  // it still hears later changes (and stops again)

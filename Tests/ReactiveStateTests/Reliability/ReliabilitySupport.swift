@@ -45,6 +45,16 @@ enum Reliability {
 /// closure is still kept alive.
 final class Canary: @unchecked Sendable {}
 
+/// Starts `observe { body }` and returns its token with the messages of the diagnostics this
+/// thread reported while it started (a body that keeps invalidating itself is stopped there).
+func observeCapturingDiagnostics(_ body: @escaping @Sendable () -> Void) -> (
+  token: ObservationToken, messages: [String]
+) {
+  var token: ObservationToken?
+  let reported = ObservationDiagnostics.capture { token = observe(body) }
+  return (token!, reported.map(\.message))
+}
+
 /// Watches a ``Canary`` without keeping it alive.
 final class CanaryWatch: @unchecked Sendable {
   weak var canary: Canary?
