@@ -34,6 +34,9 @@ import Synchronization
 ///   value that is still valid).
 /// - Thread-safe: computations of one value are serialised; reads from several threads see
 ///   a consistent value.
+/// - Bringing a value up to date, and subscribing it, take constant stack space however deep
+///   the chain of derived values behind it. Only a first computation nests (each derivation
+///   computes the values it reads inside that read).
 ///
 /// As the cached backing of a model's computed property:
 /// `lazy var totalCache = Computed { [unowned self] in items.reduce(0, +) }` and

@@ -64,13 +64,18 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   /// The calling thread, as ``computingThread`` records it.
   @inline(__always)
-  private static var currentThread: UInt { UInt(bitPattern: rs_current_thread()) }
+  static var currentThread: UInt { UInt(bitPattern: rs_current_thread()) }
   /// Serialises computations and validations of this node, and guards its dependency list:
   /// only a holder changes it (others use ``RawWordLock/tryLock()`` while holding the graph
   /// lock), so a computation walks and extends it with no graph lock unless a link changes.
   final let computeLock = RawWordLock()
   /// What the last computation read, in order, with the versions it saw (compute lock).
   @exclusivity(unchecked) final var inputs = InputList()
+  /// While a pull — a check of its inputs (see ``refreshKeepingLock(forSubscriber:)``) or a
+  /// subscription (see ``subscribeUpstream()``) — has this node locked on its intrusive stack:
+  /// the node whose input it is, and the input it is at (compute lock).
+  @exclusivity(unchecked) final var stackParent: Unmanaged<DerivedNode>?
+  @exclusivity(unchecked) final var stackIndex = 0
   /// The last link confirmed by the running computation (computing thread).
   @exclusivity(unchecked) private var cursor: LinkPointer?
   private let scope = DerivedScope()
@@ -103,7 +108,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Set (compute lock) when the value's owner is gone: the derivation and the cached outcome
   /// may be gone too, so the node never computes again. Its version moved when it was set, so
   /// a dependent still checking it sees a change.
-  @exclusivity(unchecked) private var isAbandoned = false
+  @exclusivity(unchecked) final var isAbandoned = false
 
   /// Called by the owner's deinitialiser: waits for a computation in progress, then makes the
   /// node inert (see `isAbandoned`).
@@ -134,7 +139,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   }
 
   /// Whether a value (or error) is cached (compute lock).
-  @exclusivity(unchecked) private var hasValue = false
+  @exclusivity(unchecked) final var hasValue = false
   /// Whether the last outcome is a value its storage lets readers load without the lock.
   @exclusivity(unchecked) private var outcomeIsLockFreeReadable = false
 
@@ -306,59 +311,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   // MARK: - Pull
 
-  /// Brings the cached value up to date. Returns false when reading it now would be a cycle
-  /// (the diagnostic is reported).
-  final func refresh() -> Bool {
-    guard refreshKeepingLock(forSubscriber: false) else { return false }
-    releaseComputeLock()
-    return true
-  }
-
-  /// ``refresh()`` that leaves the compute lock held on success (the caller reads the value
-  /// and calls ``releaseComputeLock()``). `forSubscriber`: the reader is about to subscribe to this node, so a
-  /// computation links its inputs even though the node has no subscriber yet.
-  final func refreshKeepingLock(forSubscriber: Bool) -> Bool {
-    let computing = computingThread.load(ordering: .relaxed)
-    if computing != 0 && computing == Self.currentThread {
-      ObservationDiagnostics.report(
-        "\(name) reads itself (a cycle through derived values); the read fails with "
-          + "DerivedValueCycle. To fix: remove the read of \(name) from its own derivation "
-          + "(directly or through another derived value)"
-      )
-      return false
-    }
-    computeLock.lock()
-    // An abandoned node is read only by a dependent's check, which sees its moved version.
-    guard !isAbandoned,
-      freshness.load(ordering: .acquiring) & (Self.stale | Self.refreshing) != 0
-    else {
-      return true
-    }
-    // Consuming the change. A walk marking it stale again meanwhile makes the compare-exchange
-    // at the end fail (both are read-modify-writes of this word), and the walk that made it
-    // stale released the write this acquiring load saw. Until then, a subscriber that checks
-    // it counts it as changed (its version may still move, and nothing will notify).
-    freshness.store(Self.refreshing, ordering: .relaxed)
-    if hasValue && !inputsChanged() {
-      // Unlinked, nothing will mark it stale: the next read validates again.
-      if isUnlinked.load(ordering: .acquiring) {
-        freshness.store(Self.stale, ordering: .sequentiallyConsistent)
-      } else {
-        publishCurrent(replacing: Self.refreshing)
-      }
-      return true
-    }
-    compute(forSubscriber: forSubscriber)
-    if missedChangeWhileComputing { computeAgain(forSubscriber: forSubscriber) }
-    publishCurrent(replacing: Self.refreshing)
-    return true
-  }
-
   /// Computes again after a computation that missed a change (see
   /// `missedChangeWhileComputing`): its links exist by now, so the next computation reads
   /// every change that completed, and a write still in flight will walk to this node.
   @inline(never)
-  private func computeAgain(forSubscriber: Bool) {
+  final func computeAgain(forSubscriber: Bool) {
     repeat { compute(forSubscriber: forSubscriber) } while missedChangeWhileComputing
   }
 
@@ -366,7 +323,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// input it just linked had changed since it was read: no walk reached this node for that
   /// change, so the value may be outdated and nobody downstream would ever hear of it. The
   /// computation runs again before its outcome is published.
-  @exclusivity(unchecked) private var missedChangeWhileComputing = false
+  @exclusivity(unchecked) final var missedChangeWhileComputing = false
 
   override func missedChange(at link: LinkPointer) { missedChangeWhileComputing = true }
 
@@ -375,7 +332,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// it (a value, stored lock-free readable) and the node is linked (an unlinked node is never
   /// marked stale, so it must validate on every read). A compare-exchange, so a stale mark
   /// that arrived meanwhile wins; releasing, so a subscriber that sees it sees the version.
-  private func publishCurrent(replacing expected: UInt8) {
+  final func publishCurrent(replacing expected: UInt8) {
     let current =
       outcomeIsLockFreeReadable && !isUnlinked.load(ordering: .relaxed) ? Self.lockFreeReadable : 0
     guard current != expected else { return }
@@ -396,22 +353,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     return true
   }
 
-  /// Whether any input's version moved since the last computation (refreshing derived
-  /// inputs first, in read order, stopping at the first change).
   @inline(__always)
-  private func inputsChanged() -> Bool {
-    for input in inputs.inputs {
-      let moved = input.source._withUnsafeGuaranteedRef { source in
-        if source.isDerived { _ = unsafeDowncast(source, to: DerivedNode.self).refresh() }
-        return source.version.load(ordering: .sequentiallyConsistent) != input.version
-      }
-      if moved { return true }
-    }
-    return false
-  }
-
-  @inline(__always)
-  private func compute(forSubscriber: Bool) {
+  final func compute(forSubscriber: Bool) {
     computingThread.store(Self.currentThread, ordering: .relaxed)
     // Subscribers counted without the graph lock; a race with one arriving or leaving is
     // settled under the lock at the end.
@@ -463,44 +406,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     let version = source.version.load(ordering: .sequentiallyConsistent)
     inputs.append(source, version: version)
     if linksInputs { cursor = reuseOrLink(source, version: version, after: cursor) }
-  }
-
-  /// A subscribing reader is about to depend on this unlinked node (compute lock held, so
-  /// `inputs` is stable): subscribes its unlinked derived inputs first (each under its own
-  /// compute lock, in the order refreshes take them), then links every input of the last
-  /// computation, and marks the node stale when one changed after it was read (the reader
-  /// then sees a change at once).
-  final func subscribeUpstream() {
-    for input in inputs.inputs {
-      input.source._withUnsafeGuaranteedRef { source in
-        guard source.isDerived else { return }
-        let derived = unsafeDowncast(source, to: DerivedNode.self)
-        derived.computeLock.lock()
-        if derived.isUnlinked.load(ordering: .relaxed) { derived.subscribeUpstream() }
-        derived.releaseComputeLock()
-      }
-    }
-    GraphLock.withLock {
-      guard isUnlinked.load(ordering: .relaxed) else { return }
-      linkInputs()
-    }
-  }
-
-  /// Under the graph lock: links the inputs of the last computation and checks their
-  /// versions (links are published first, pairing with writers' version increments).
-  private func linkInputs() {
-    for input in inputs.inputs {
-      input.source._withUnsafeGuaranteedRef { source in
-        if !source.isDetached { ReactiveNode.link(source, to: self, version: input.version) }
-      }
-    }
-    isUnlinked.store(false, ordering: .releasing)
-    ReactiveNode.fenceAfterLinking(to: inputs.inputs)
-    let changed = inputs.inputs.contains { input in
-      input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
-    }
-    freshness.store(changed ? Self.stale : 0, ordering: .sequentiallyConsistent)
-    if !changed { publishCurrent(replacing: 0) }
   }
 }
 

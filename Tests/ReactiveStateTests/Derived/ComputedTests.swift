@@ -299,6 +299,56 @@ import Testing
       "a and b are always written and read together: every cached sum is even")
     #expect(sum.value == model.a + model.b)
   }
+
+  /// Subscribing to a deep chain and bringing it up to date are loops, not recursion: 4,000
+  /// derived values, each built and read in turn (so no first computation recurses), are
+  /// observed and updated on a thread whose stack is 64 KB, where the recursive versions
+  /// overflowed. Each node recomputes once per change, and a change cut off at the bottom
+  /// of the chain is settled up the whole chain without recomputing it.
+  @Test func deepChainUpdatesInConstantStackSpace() {
+    // Unobserved values validate their inputs on every read, so building is quadratic: keep
+    // the chain modest and the stack small instead.
+    let depth = 4_000
+    let model = HandModel()
+    let computations = AtomicCounter()
+    var chain = [
+      Computed {
+        computations.increment()
+        return model.a / 2
+      }
+    ]
+    for _ in 1..<depth {
+      let upstream = chain[chain.count - 1]
+      chain.append(
+        Computed {
+          computations.increment()
+          return upstream.value + 1
+        })
+      _ = chain[chain.count - 1].value
+    }
+    let last = chain[chain.count - 1]
+    let outcome = LockedBox<[Int]>([])
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      let seen = LockedBox<[Int]>([])
+      let token = observe { seen.value.append(last.value) }
+      let before = computations.value
+      model.a = 4  // the bottom becomes 2: every node recomputes once
+      let afterChange = computations.value - before
+      model.a = 5  // the bottom stays 2: cut off there, the rest is only checked
+      let afterCutOff = computations.value - before - afterChange
+      outcome.value = seen.value + [afterChange, afterCutOff]
+      token.cancel()
+      done.signal()
+    }
+    thread.stackSize = 64 * 1024
+    thread.start()
+    done.wait()
+    #expect(outcome.value == [depth - 1, depth + 1, depth, 1])
+    // Last first: each derivation's closure holds the value before it, so releasing the
+    // head of the array first would free the whole chain in one nested deinitialisation.
+    while !chain.isEmpty { chain.removeLast() }
+  }
 }
 
 /// Two properties that are always written together in one transaction-like critical section.

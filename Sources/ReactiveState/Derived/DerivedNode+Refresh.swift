@@ -1,0 +1,233 @@
+import CReactiveState
+
+/// The pull: bringing a derived value up to date when it is read.
+///
+/// A stale node checks its inputs in the order it read them and recomputes only when one's
+/// version moved. A derived input that may be outdated is checked first, and so on upstream.
+/// That check is a loop over an intrusive stack, not recursion: each node on it is locked by
+/// the refreshing thread and records its parent (``stackParent``) and the input it is at
+/// (``stackIndex``). A chain of any depth is validated in constant stack space, and the
+/// shallow call depth keeps return prediction working (the research notes measured recursive
+/// checking at about twice the cost per node of a 1000-deep chain). Locks are taken parent
+/// before input, as the recursive order did; a first computation still recurses through the
+/// derivations themselves, as it must.
+extension DerivedNode {
+  /// Brings the cached value up to date. Returns false when reading it now would be a cycle
+  /// (the diagnostic is reported).
+  final func refresh() -> Bool {
+    guard refreshKeepingLock(forSubscriber: false) else { return false }
+    releaseComputeLock()
+    return true
+  }
+
+  /// ``refresh()`` that leaves the compute lock held on success (the caller reads the value
+  /// and calls ``releaseComputeLock()``). `forSubscriber`: the reader is about to subscribe to
+  /// this node, so a computation links its inputs even though the node has no subscriber yet.
+  final func refreshKeepingLock(forSubscriber: Bool) -> Bool {
+    guard lockUnlessCycle() else { return false }
+    guard beginRefresh() else { return true }
+    if hasValue && !inputsChanged() {
+      settleUnchanged()
+    } else {
+      recompute(forSubscriber: forSubscriber)
+    }
+    return true
+  }
+
+  /// Compute lock held, refreshing, with a value: whether an input's version moved since the
+  /// last computation, checking them in read order and stopping at the first change. A
+  /// derived input that needs a check of its own inputs hands the rest to
+  /// ``inputsChanged(of:descendingAt:)``.
+  @inline(__always)
+  private func inputsChanged() -> Bool {
+    var index = 0
+    for entry in inputs.inputs {
+      defer { index += 1 }
+      let needsCheck = entry.source._withUnsafeGuaranteedRef { source in
+        source.isDerived && unsafeDowncast(source, to: DerivedNode.self).refreshUnlessChecking()
+      }
+      if needsCheck { return Self.inputsChanged(of: .passUnretained(self), descendingAt: index) }
+      if entry.source._withUnsafeGuaranteedRef({
+        $0.version.load(ordering: .sequentiallyConsistent) != entry.version
+      }) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// The rest of `root`'s ``inputsChanged()`` once its input at `index` needs a check of its
+  /// own: a loop over the intrusive stack (see the type's notes). Each node on it is locked
+  /// and refreshing; when its check ends it is recomputed or settled, unlocked, and its
+  /// parent resumes at the input it was at.
+  @inline(never)
+  private static func inputsChanged(
+    of root: Unmanaged<DerivedNode>, descendingAt index: Int
+  ) -> Bool {
+    root._withUnsafeGuaranteedRef { $0.stackIndex = index }
+    var node = root._withUnsafeGuaranteedRef { $0.inputAtStackIndex }
+    node._withUnsafeGuaranteedRef {
+      $0.stackParent = root
+      $0.stackIndex = 0
+    }
+    while true {
+      let check = node._withUnsafeGuaranteedRef { $0.checkInputsFromStackIndex() }
+      if let input = check.descendInto {
+        input._withUnsafeGuaranteedRef {
+          $0.stackParent = node
+          $0.stackIndex = 0
+        }
+        node = input
+        continue
+      }
+      var changed = check.changed
+      // Ascend while a node's check is over.
+      while node.toOpaque() != root.toOpaque() {
+        let next = node._withUnsafeGuaranteedRef { $0.endCheck(inputsChanged: changed) }
+        node = next.parent
+        changed = next.moved
+        if !changed {
+          node._withUnsafeGuaranteedRef { $0.stackIndex += 1 }
+          break
+        }
+      }
+      if node.toOpaque() == root.toOpaque() {
+        if changed { return true }
+        if root._withUnsafeGuaranteedRef({ $0.stackIndex >= $0.inputs.count }) {
+          return false
+        }
+      }
+    }
+  }
+
+  /// Takes the compute lock, unless this thread is inside this node's own computation: then
+  /// the read is a cycle, which is reported (returns false, nothing held).
+  @inline(__always)
+  private func lockUnlessCycle() -> Bool {
+    let computing = computingThread.load(ordering: .relaxed)
+    if computing != 0 && computing == Self.currentThread {
+      reportCycle()
+      return false
+    }
+    computeLock.lock()
+    return true
+  }
+
+  /// Out of line, so building the message costs the read path nothing.
+  @inline(never)
+  private func reportCycle() {
+    ObservationDiagnostics.report(
+      "\(name) reads itself (a cycle through derived values); the read fails with "
+        + "DerivedValueCycle. To fix: remove the read of \(name) from its own derivation "
+        + "(directly or through another derived value)"
+    )
+  }
+
+  /// Compute lock held: whether the value must be brought up to date (then the node is
+  /// marked refreshing); false when it is current, or abandoned (read only by a dependent's
+  /// check, which sees its moved version).
+  @inline(__always)
+  private func beginRefresh() -> Bool {
+    guard !isAbandoned,
+      freshness.load(ordering: .acquiring) & (Self.stale | Self.refreshing) != 0
+    else {
+      return false
+    }
+    // Consuming the change. A walk marking it stale again meanwhile makes the compare-exchange
+    // at the end fail (both are read-modify-writes of this word), and the walk that made it
+    // stale released the write this acquiring load saw. Until then, a subscriber that checks
+    // it counts it as changed (its version may still move, and nothing will notify).
+    freshness.store(Self.refreshing, ordering: .relaxed)
+    return true
+  }
+
+  /// The end of an input's check in ``inputsChanged(of:descendingAt:)``: recomputes or
+  /// settles it, unlocks it, and returns its parent with whether the parent's input (this
+  /// node) moved from the version the parent read.
+  @inline(never)
+  private func endCheck(inputsChanged changed: Bool) -> (parent: Unmanaged<DerivedNode>, moved: Bool) {
+    if changed { recompute(forSubscriber: false) } else { settleUnchanged() }
+    let parent = stackParent.unsafelyUnwrapped
+    stackParent = nil
+    // The parent, locked by this thread, holds this input: it stays alive.
+    releaseComputeLock()
+    return (parent, parent._withUnsafeGuaranteedRef { $0.inputAtStackIndexMoved() })
+  }
+
+  /// Compute lock held, refreshing: no input changed, so the value is current again.
+  @inline(__always)
+  private func settleUnchanged() {
+    // Unlinked, nothing will mark it stale: the next read validates again.
+    if isUnlinked.load(ordering: .acquiring) {
+      freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+    } else {
+      publishCurrent(replacing: Self.refreshing)
+    }
+  }
+
+  /// Compute lock held, refreshing: recomputes and publishes the outcome as current.
+  @inline(__always)
+  private func recompute(forSubscriber: Bool) {
+    compute(forSubscriber: forSubscriber)
+    if missedChangeWhileComputing { computeAgain(forSubscriber: forSubscriber) }
+    publishCurrent(replacing: Self.refreshing)
+  }
+
+  /// A derived input about to be checked (its compute lock not held by this thread): brings it
+  /// up to date on the spot when that needs no check of its own inputs — it is current, has no
+  /// value yet, or reading it is a cycle (reported) — and returns false; otherwise returns
+  /// true with the input locked and refreshing.
+  @inline(__always)
+  private func refreshUnlessChecking() -> Bool {
+    guard lockUnlessCycle() else { return false }
+    guard beginRefresh() else {
+      releaseComputeLock()
+      return false
+    }
+    if hasValue { return true }
+    computeFirstValue()
+    return false
+  }
+
+  /// ``refreshUnlessChecking()`` for an input with no value yet: computes it and unlocks.
+  @inline(never)
+  private func computeFirstValue() {
+    recompute(forSubscriber: false)
+    releaseComputeLock()
+  }
+
+  /// The input at ``stackIndex``, as a derived node.
+  private var inputAtStackIndex: Unmanaged<DerivedNode> {
+    Unmanaged.fromOpaque(inputs.inputs[stackIndex].source.toOpaque())
+  }
+
+  /// Compute lock held, refreshing: checks the inputs from ``stackIndex`` on, in read
+  /// order, stopping at the first change or at a derived input that needs a check of its own
+  /// (returned, locked and refreshing, for the caller to descend into).
+  @inline(__always)
+  private func checkInputsFromStackIndex() -> (
+    changed: Bool, descendInto: Unmanaged<DerivedNode>?
+  ) {
+    let entries = inputs.inputs
+    while stackIndex < entries.count {
+      let source = entries[stackIndex].source
+      let needsCheck = source._withUnsafeGuaranteedRef { source in
+        source.isDerived && unsafeDowncast(source, to: DerivedNode.self).refreshUnlessChecking()
+      }
+      if needsCheck { return (false, Unmanaged.fromOpaque(source.toOpaque())) }
+      if inputAtStackIndexMoved() { return (true, nil) }
+      stackIndex += 1
+    }
+    return (false, nil)
+  }
+
+  /// Whether the input at ``stackIndex`` has moved from the version the last
+  /// computation read (compute lock held).
+  @inline(__always)
+  private func inputAtStackIndexMoved() -> Bool {
+    let entry = inputs.inputs[stackIndex]
+    return entry.source._withUnsafeGuaranteedRef {
+      $0.version.load(ordering: .sequentiallyConsistent) != entry.version
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/// Subscribing an unlinked derived value to its inputs, when a subscribing reader (an
+/// observer, or a linked derived value) starts to depend on it.
+extension DerivedNode {
+  /// A subscribing reader is about to depend on this unlinked node (compute lock held, so
+  /// `inputs` is stable): subscribes its unlinked derived inputs first (each under its own
+  /// compute lock, in the order refreshes take them, and so on upstream), then links every
+  /// input of the last computation, and marks the node stale when one changed after it was
+  /// read (the reader then sees a change at once).
+  ///
+  /// Depth-first over the intrusive stack (``stackParent``, ``stackIndex``), not by
+  /// recursion, so a long unobserved chain is subscribed in constant stack space. This node's
+  /// own stack fields are left alone: a recomputation during a check of its inputs may call
+  /// this while the check has it on its stack.
+  final func subscribeUpstream() {
+    let root = Unmanaged.passUnretained(self)
+    var node = root
+    var rootIndex = 0
+    while true {
+      let isRoot = node.toOpaque() == root.toOpaque()
+      let start = isRoot ? rootIndex : node._withUnsafeGuaranteedRef { $0.stackIndex }
+      let found = node._withUnsafeGuaranteedRef { $0.nextUnlinkedDerivedInput(from: start) }
+      if let (input, index) = found {
+        if isRoot {
+          rootIndex = index + 1
+        } else {
+          node._withUnsafeGuaranteedRef { $0.stackIndex = index + 1 }
+        }
+        input._withUnsafeGuaranteedRef {
+          $0.stackParent = node
+          $0.stackIndex = 0
+        }
+        node = input
+        continue
+      }
+      node._withUnsafeGuaranteedRef { $0.linkInputsIfUnlinked() }
+      if isRoot { return }
+      node = node._withUnsafeGuaranteedRef { done in
+        let parent = done.stackParent.unsafelyUnwrapped
+        done.stackParent = nil
+        // The parent, locked by this thread, holds this input: it stays alive.
+        done.releaseComputeLock()
+        return parent
+      }
+    }
+  }
+
+  /// The first derived input at `start` or later that is unlinked, returned locked with its
+  /// position; derived inputs passed over are locked and unlocked in turn (compute lock held).
+  private func nextUnlinkedDerivedInput(from start: Int) -> (Unmanaged<DerivedNode>, Int)? {
+    let entries = inputs.inputs
+    var index = start
+    while index < entries.count {
+      let source = entries[index].source
+      let isUnlinkedInput = source._withUnsafeGuaranteedRef { source -> Bool in
+        guard source.isDerived else { return false }
+        let derived = unsafeDowncast(source, to: DerivedNode.self)
+        derived.computeLock.lock()
+        if derived.isUnlinked.load(ordering: .relaxed) { return true }
+        derived.releaseComputeLock()
+        return false
+      }
+      if isUnlinkedInput { return (Unmanaged.fromOpaque(source.toOpaque()), index) }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Links the inputs of the last computation unless another subscriber already did.
+  private func linkInputsIfUnlinked() {
+    GraphLock.withLock {
+      guard isUnlinked.load(ordering: .relaxed) else { return }
+      linkInputs()
+    }
+  }
+
+  /// Under the graph lock: links the inputs of the last computation and checks their
+  /// versions (links are published first, pairing with writers' version increments).
+  private func linkInputs() {
+    for input in inputs.inputs {
+      input.source._withUnsafeGuaranteedRef { source in
+        if !source.isDetached { ReactiveNode.link(source, to: self, version: input.version) }
+      }
+    }
+    isUnlinked.store(false, ordering: .releasing)
+    ReactiveNode.fenceAfterLinking(to: inputs.inputs)
+    let changed = inputs.inputs.contains { input in
+      input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
+    }
+    freshness.store(changed ? Self.stale : 0, ordering: .sequentiallyConsistent)
+    if !changed { publishCurrent(replacing: 0) }
+  }
+}
