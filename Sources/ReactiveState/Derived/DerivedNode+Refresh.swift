@@ -117,6 +117,10 @@ extension DerivedNode {
     // stale released the write this acquiring load saw. Until then, a subscriber that checks
     // it counts it as changed (its version may still move, and nothing will notify).
     freshness.store(Self.refreshing, ordering: .relaxed)
+    // From here until the refresh ends, a read of this node by this thread is a cycle: one
+    // that reads it while checking its inputs (a dependency switched to it) as much as one
+    // inside its computation. Cleared when the check settles or the computation ends.
+    computingThread.store(Self.currentThread, ordering: .relaxed)
     return true
   }
 
@@ -138,6 +142,7 @@ extension DerivedNode {
   /// Compute lock held, refreshing: no input changed, so the value is current again.
   @inline(__always)
   private func settleUnchanged() {
+    computingThread.store(0, ordering: .relaxed)
     // Unlinked, nothing will mark it stale: the next read validates again.
     if isUnlinked.load(ordering: .acquiring) {
       freshness.store(Self.stale, ordering: .sequentiallyConsistent)

@@ -58,8 +58,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) private var lingeringChanges: UInt8 = 0
   /// How many changes of its inputs an orphan keeps its upstream links through.
   private static let lingeringLimit: UInt8 = 2
-  /// The thread computing right now (cycle detection), 0 when none: the address of its
-  /// thread-local state, unique among running threads and cheaper to get than a serial.
+  /// The thread refreshing the node right now — checking its inputs or computing it — for
+  /// cycle detection, 0 when none: the address of its thread-local state, unique among
+  /// running threads and cheaper to get than a serial.
   final let computingThread = Atomic<UInt>(0)
 
   /// The calling thread, as ``computingThread`` records it.
@@ -355,7 +356,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   @inline(__always)
   final func compute(forSubscriber: Bool) {
-    computingThread.store(Self.currentThread, ordering: .relaxed)
     // Subscribers counted without the graph lock; a race with one arriving or leaving is
     // settled under the lock at the end.
     linksInputs =

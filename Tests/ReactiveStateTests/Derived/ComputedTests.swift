@@ -178,6 +178,26 @@ import Testing
     #expect(reported.contains { $0.message.contains("selfish-derivation") })
   }
 
+  /// A cycle that appears while a value is being checked, not computed: `outer` reads
+  /// `inner`, and once `model.a` is set `inner` reads `outer`. Reading `outer` checks `inner`
+  /// first, and `inner`'s recomputation reads `outer` while that check holds it. This used to
+  /// wait forever on `outer`'s compute lock (held by the same thread).
+  @Test func aCycleFormedDuringACheckStopsWithADiagnostic() {
+    let model = HandModel()
+    let holder = Box<Computed<Int>?>(nil)
+    let inner = Computed("inner-derivation") { () -> Int in
+      model.a == 0 ? model.b : (try? holder.value?.get()) ?? -1
+    }
+    let outer = Computed("outer-derivation") { inner.value + 1 }
+    holder.value = outer
+    #expect(outer.value == 1)
+    model.a = 1
+    let reported = ObservationDiagnostics.capture {
+      #expect(outer.value == 0, "inner's read of outer fails, so inner is -1")
+    }
+    #expect(reported.contains { $0.message.contains("outer-derivation") })
+  }
+
   @Test func aDerivedValueReachedAlongSeveralPathsIsWalkedOnce() {
     // A triangle: c1 → c2 → c3, and `sum` reads all of them. A one-shot observer of `sum`
     // gets the willSet through every path; the walk must visit each node once (it used to
@@ -302,12 +322,12 @@ import Testing
 
   /// Subscribing to a deep chain and bringing it up to date are loops, not recursion: 4,000
   /// derived values, each built and read in turn (so no first computation recurses), are
-  /// observed and updated on a thread whose stack is 64 KB, where the recursive versions
+  /// observed and updated on a thread whose stack is 512 KB, where the recursive versions
   /// overflowed. Each node recomputes once per change, and a change cut off at the bottom
   /// of the chain is settled up the whole chain without recomputing it.
   @Test func deepChainUpdatesInConstantStackSpace() {
-    // Unobserved values validate their inputs on every read, so building is quadratic: keep
-    // the chain modest and the stack small instead.
+    // Unobserved values validate their inputs on every read, so building is quadratic: the
+    // chain is kept modest (the recursive versions overflowed 512 KB at this depth).
     let depth = 4_000
     let model = HandModel()
     let computations = AtomicCounter()
@@ -326,28 +346,42 @@ import Testing
         })
       _ = chain[chain.count - 1].value
     }
-    let last = chain[chain.count - 1]
+    // The thread lets go of the chain before it signals (see `observeTwoChanges`).
+    let handOff = LockedBox<Computed<Int>?>(chain[chain.count - 1])
     let outcome = LockedBox<[Int]>([])
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-      let seen = LockedBox<[Int]>([])
-      let token = observe { seen.value.append(last.value) }
-      let before = computations.value
-      model.a = 4  // the bottom becomes 2: every node recomputes once
-      let afterChange = computations.value - before
-      model.a = 5  // the bottom stays 2: cut off there, the rest is only checked
-      let afterCutOff = computations.value - before - afterChange
-      outcome.value = seen.value + [afterChange, afterCutOff]
-      token.cancel()
+      outcome.value = Self.observeTwoChanges(of: handOff, model: model, computations)
       done.signal()
     }
-    thread.stackSize = 64 * 1024
+    thread.stackSize = 512 * 1024
     thread.start()
     done.wait()
     #expect(outcome.value == [depth - 1, depth + 1, depth, 1])
     // Last first: each derivation's closure holds the value before it, so releasing the
     // head of the array first would free the whole chain in one nested deinitialisation.
+    // (Its last value must not outlive the array on the thread for the same reason: freed
+    // there after the array, it would take the chain down with it on the small stack.)
     while !chain.isEmpty { chain.removeLast() }
+  }
+
+  /// Observes the chain's last value (taken out of `handOff`, which is emptied) and changes
+  /// its input twice; returns what the observer saw, then how many values recomputed for
+  /// each change. Every reference to the chain is gone when it returns.
+  private static func observeTwoChanges(
+    of handOff: LockedBox<Computed<Int>?>, model: HandModel, _ computations: AtomicCounter
+  ) -> [Int] {
+    let last = handOff.value.unsafelyUnwrapped
+    handOff.value = nil
+    let seen = LockedBox<[Int]>([])
+    let token = observe { seen.value.append(last.value) }
+    let before = computations.value
+    model.a = 4  // the bottom becomes 2: every node recomputes once
+    let afterChange = computations.value - before
+    model.a = 5  // the bottom stays 2: cut off there, the rest is only checked
+    let afterCutOff = computations.value - before - afterChange
+    token.cancel()
+    return seen.value + [afterChange, afterCutOff]
   }
 }
 
