@@ -79,12 +79,13 @@ extension DerivedNode {
     }
   }
 
-  /// Takes the compute lock, unless this thread is inside this node's own computation: then
-  /// the read is a cycle, which is reported (returns false, nothing held).
+  /// Takes the compute lock, unless this thread is refreshing this node (checking its inputs
+  /// or computing it): then the read is a cycle, which is reported (returns false, nothing
+  /// held).
   @inline(__always)
   private func lockUnlessCycle() -> Bool {
-    let computing = computingThread.load(ordering: .relaxed)
-    if computing != 0 && computing == Self.currentThread {
+    let refreshing = refreshingThread.load(ordering: .relaxed)
+    if refreshing != 0 && refreshing == Self.currentThread {
       reportCycle()
       return false
     }
@@ -119,12 +120,13 @@ extension DerivedNode {
     freshness.store(Self.refreshing, ordering: .relaxed)
     // From here until the refresh ends, a read of this node by this thread is a cycle: one
     // that reads it while checking its inputs (a dependency switched to it) as much as one
-    // inside its computation. Cleared when the check settles or the computation ends.
-    computingThread.store(Self.currentThread, ordering: .relaxed)
+    // inside its computation. Cleared when the check settles, or after the last computation
+    // (a change missed while computing computes again, still detecting cycles).
+    refreshingThread.store(Self.currentThread, ordering: .relaxed)
     return true
   }
 
-  /// The end of an input's check in ``inputsChanged(of:descendingAt:)``: recomputes or
+  /// The end of an input's check in ``inputsChanged(of:descendingFrom:)``: recomputes or
   /// settles it, unlocks it, and returns its parent with whether the parent's input (this
   /// node) moved from the version the parent read.
   @inline(never)
@@ -142,7 +144,7 @@ extension DerivedNode {
   /// Compute lock held, refreshing: no input changed, so the value is current again.
   @inline(__always)
   private func settleUnchanged() {
-    computingThread.store(0, ordering: .relaxed)
+    refreshingThread.store(0, ordering: .relaxed)
     // Unlinked, nothing will mark it stale: the next read validates again.
     if isUnlinked.load(ordering: .acquiring) {
       freshness.store(Self.stale, ordering: .sequentiallyConsistent)
@@ -156,6 +158,7 @@ extension DerivedNode {
   private func recompute(forSubscriber: Bool) {
     compute(forSubscriber: forSubscriber)
     if missedChangeWhileComputing { computeAgain(forSubscriber: forSubscriber) }
+    refreshingThread.store(0, ordering: .relaxed)
     publishCurrent(replacing: Self.refreshing)
   }
 

@@ -61,9 +61,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// The thread refreshing the node right now — checking its inputs or computing it — for
   /// cycle detection, 0 when none: the address of its thread-local state, unique among
   /// running threads and cheaper to get than a serial.
-  final let computingThread = Atomic<UInt>(0)
+  final let refreshingThread = Atomic<UInt>(0)
 
-  /// The calling thread, as ``computingThread`` records it.
+  /// The calling thread, as ``refreshingThread`` records it.
   @inline(__always)
   static var currentThread: UInt { UInt(bitPattern: rs_current_thread()) }
   /// Serialises computations and validations of this node, and guards its dependency list:
@@ -354,6 +354,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     return true
   }
 
+  /// Runs the derivation with tracking active, stores its outcome and settles its links
+  /// (compute-lock holder, refreshing).
   @inline(__always)
   final func compute(forSubscriber: Bool) {
     // Subscribers counted without the graph lock; a race with one arriving or leaving is
@@ -371,7 +373,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     outcomeIsLockFreeReadable = lockFreeReadable
     scope.end()
     inputs.trim()
-    computingThread.store(0, ordering: .relaxed)
     // Before the links are settled: linking inputs may publish the value as current.
     if changed { moveVersion() }
     // The steady state: the same links as last time, still observed — no graph lock.
