@@ -163,20 +163,22 @@ extension ObservedValuesTests {
       model.b = 10
     }
     let done = LockedBox(false)
-    unblockAfterTwoMinutes(model, unless: done)
+    unblockAfterTwoMinutes(unless: done) { model.a = -1 }
     #expect(await iterator.next() == 11, "one element with the transaction's final values")
     done.value = true
   }
 
   @Test func seesTheLastValueWrittenInTransactionsOnAnotherThread() async {
-    let model = HandModel()
+    // Locked storage: the iteration reads while the other thread writes, and the model's own
+    // storage is the model's business (a plain stored property would be a data race).
+    let model = LockedPair()
     var iterator = ObservedValues { model.a }.makeAsyncIterator()
     _ = await iterator.next()
     let writes = 2_000
     let done = LockedBox(false)
     Thread.detachNewThread {
-      for i in 1...writes { withTransaction { model.a = i } }
-      unblockAfterTwoMinutes(model, unless: done)
+      for i in 1...writes { withTransaction { model.setA(i) } }
+      unblockAfterTwoMinutes(unless: done) { model.setA(-1) }
     }
     var last = 0
     while last != writes && last != -1 {
@@ -188,13 +190,15 @@ extension ObservedValuesTests {
   }
 
   /// If an iteration missed a change, its wait never ends: unless `done` is set within two
-  /// minutes, a plain write of -1 to `model.a` ends it, and the test fails on the value
-  /// instead of hanging the suite. (Generous: parallel suites can keep the iterating task off
-  /// the cooperative pool's two threads for tens of seconds.)
-  private func unblockAfterTwoMinutes(_ model: HandModel, unless done: LockedBox<Bool>) {
+  /// minutes, `writeMinusOne` (a plain write of -1 to what it reads) ends it, and the test
+  /// fails on the value instead of hanging the suite. (Generous: parallel suites can keep the
+  /// iterating task off the cooperative pool's two threads for tens of seconds.)
+  private func unblockAfterTwoMinutes(
+    unless done: LockedBox<Bool>, by writeMinusOne: @escaping @Sendable () -> Void
+  ) {
     Thread.detachNewThread {
       for _ in 0..<12_000 where !done.value { usleep(10_000) }
-      if !done.value { model.a = -1 }
+      if !done.value { writeMinusOne() }
     }
   }
 }
