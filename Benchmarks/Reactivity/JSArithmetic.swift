@@ -22,8 +22,20 @@ enum JSArithmetic {
   }
 
   /// JS `a % b` on numbers (sign of the dividend, like C `fmod`).
+  ///
+  /// Small integral operands take an integer remainder, as JS engines do for their small
+  /// integers (V8's Smi path); everything else goes through `fmod`. The result is the same
+  /// bit for bit, including the sign of a zero result (`-4 % 2` is `-0`). Both columns of a
+  /// scenario share this function, so it only removes cost the engines do not cause.
+  @inline(__always)
   static func remainder(_ lhs: Double, _ rhs: Double) -> Double {
-    lhs.truncatingRemainder(dividingBy: rhs)
+    let dividend = Int32(exactly: lhs)
+    let divisor = Int32(exactly: rhs)
+    if let dividend, let divisor, divisor > 0 {
+      let result = Double(dividend % divisor)
+      return result == 0 ? (lhs.sign == .minus ? -0.0 : 0.0) : result
+    }
+    return lhs.truncatingRemainder(dividingBy: rhs)
   }
 
   /// JS `Math.round` (halves round toward +infinity).
