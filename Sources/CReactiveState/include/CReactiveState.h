@@ -32,6 +32,11 @@ typedef struct rs_thread_state {
   /// The causal depth of the scheduled continuous observer running on this thread (0: none):
   /// a change it makes queues a scheduled observer one deeper (see `ContinuousObserver`).
   uint64_t scheduled_run_depth;
+  /// How many derived values are being deinitialised on this thread, one inside another's
+  /// release (see `DerivedRelease`), and the retained Swift queue of what their releases were
+  /// deferred to (NULL when none).
+  uint64_t derived_release_depth;
+  void *_Nullable derived_release_queue;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended

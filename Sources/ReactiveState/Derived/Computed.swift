@@ -34,9 +34,11 @@ import Synchronization
 ///   value that is still valid).
 /// - Thread-safe: computations of one value are serialised; reads from several threads see
 ///   a consistent value.
-/// - Bringing a value up to date, and subscribing it, take constant stack space however deep
-///   the chain of derived values behind it. Only a first computation nests (each derivation
-///   computes the values it reads inside that read).
+/// - Bringing a value up to date, subscribing it and releasing it take constant stack space
+///   however deep the chain of derived values behind it (the last reference to a chain whose
+///   derivations capture their predecessors frees the whole chain in a loop, not one nested
+///   deinitialisation per value). Only a first computation nests (each derivation computes
+///   the values it reads inside that read).
 ///
 /// As the cached backing of a model's computed property:
 /// `lazy var totalCache = Computed { [unowned self] in items.reduce(0, +) }` and
@@ -55,6 +57,9 @@ public final class Computed<Value>: @unchecked Sendable {
   /// captured) go away with this object, even if a dependent keeps the node a little longer.
   @usableFromInline let derive: () throws -> Value
   @usableFromInline let isEqual: (Value, Value) -> Bool
+  /// Declared last: released after the derivation, it ends this value's release (see
+  /// ``DerivedRelease``).
+  private let releaseScope = DerivedReleaseScope()
 
   /// A derived value without equality cut-off (every recomputation counts as a change).
   @inlinable
@@ -96,6 +101,9 @@ public final class Computed<Value>: @unchecked Sendable {
     // The node may outlive this object (an observer on another thread may be checking it):
     // it must never run the derivation, or touch the cached outcome, after this.
     node.abandon()
+    // Freed inside another derived value's release (a chain), the derivation — and the value
+    // before it that it captured — is released later, in a loop, instead of nested here.
+    DerivedRelease.begin(keeping: derive)
   }
 
   /// The current value; rethrows the derivation's cached error.

@@ -358,11 +358,6 @@ import Testing
     thread.start()
     done.wait()
     #expect(outcome.value == [depth - 1, depth + 1, depth, 1])
-    // Last first: each derivation's closure holds the value before it, so releasing the
-    // head of the array first would free the whole chain in one nested deinitialisation.
-    // (Its last value must not outlive the array on the thread for the same reason: freed
-    // there after the array, it would take the chain down with it on the small stack.)
-    while !chain.isEmpty { chain.removeLast() }
   }
 
   /// Observes the chain's last value (taken out of `handOff`, which is emptied) and changes
