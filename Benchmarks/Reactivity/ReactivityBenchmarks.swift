@@ -73,7 +73,7 @@ private func runScenario<S: ReactivityScenario>(_ scenario: S, _ harness: Benchm
 }
 
 /// Runs `body` on a thread with a 512 MiB stack and waits for it.
-private func runOnLargeStack(_ body: () -> Void) {
+func runOnLargeStack(_ body: () -> Void) {
   final class Job {
     let body: () -> Void
     init(_ body: @escaping () -> Void) { self.body = body }
