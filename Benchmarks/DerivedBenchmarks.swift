@@ -71,8 +71,7 @@ private func benchmarkDeepChain(_ harness: BenchmarkHarness) {
 }
 
 /// The deep chain driven by Observation (see ``runDerivedBenchmarks(_:)``); time per node.
-private func observationDeepChain(depth: Int, writes: Int, _ harness: BenchmarkHarness) -> Double
-{
+private func observationDeepChain(depth: Int, writes: Int, _ harness: BenchmarkHarness) -> Double {
   let framework = ObservationFramework()
   let head = framework.signal(0)
   var previous = framework.computed { head.read() }
