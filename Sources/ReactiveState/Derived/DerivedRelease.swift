@@ -12,7 +12,9 @@ import CReactiveState
 ///
 /// A ``Computed`` calls ``begin(keeping:)`` at the start of its deinitialiser and its last
 /// stored property, a ``DerivedReleaseScope``, calls ``end()`` after the other properties —
-/// the derivation among them — have been released.
+/// the derivation among them — have been released. That relies on Swift destroying a class's
+/// stored properties in declaration order, which `DeepChainReleaseTests` would catch
+/// changing (the chain's release would nest again and overflow its small thread stack).
 enum DerivedRelease {
   /// Start of a derived value's deinitialiser: inside another one's release, `captures` (a
   /// copy of its derivation) is kept until the outermost release drains the queue.
