@@ -8,13 +8,14 @@ import Testing
 /// few thousand values).
 @Suite struct DeepChainReleaseTests {
   /// 100,000 values, never read, released on a thread whose stack is 512 KB: every one of
-  /// them is freed (the first value's weak reference empties) and the thread survives.
+  /// them is freed (the canary the first value's derivation captures goes) and the thread
+  /// survives.
   @Test func releasingADeepChainTakesConstantStackSpace() {
     let model = HandModel()
     let (first, last) = Self.chain(depth: 100_000, model: model)
-    #expect(first.value != nil)
+    #expect(first.isAlive)
     Self.release(last, onThreadWithStackSize: 512 * 1024)
-    #expect(first.value == nil, "the whole chain is freed")
+    #expect(!first.isAlive, "the whole chain is freed")
   }
 
   /// The same with a chain that was observed and updated before it goes: its links and
@@ -26,7 +27,7 @@ import Testing
       let seen = Self.observeOneChange(of: last, settingInputTo: round * 10, on: model)
       #expect(seen == [(round - 1) * 10 + 1_999, round * 10 + 1_999])
       Self.release(last, onThreadWithStackSize: 512 * 1024)
-      #expect(first.value == nil, "round \(round): the whole chain is freed")
+      #expect(!first.isAlive, "round \(round): the whole chain is freed")
     }
   }
 
@@ -44,14 +45,19 @@ import Testing
   }
 
   /// A chain `depth` long over `model.a`, each value one more than the one before; returns
-  /// a weak reference to its first value and the only strong reference to its last (the
-  /// others are held by the derivations that capture them). `readEach`: each value is read
-  /// as it is built, so no first computation nests through the whole chain.
+  /// a watch on a canary only its first value's derivation holds, and the only strong
+  /// reference to its last value (the others are held by the derivations that capture them).
+  /// `readEach`: each value is read as it is built, so no first computation nests through the
+  /// whole chain.
   private static func chain(depth: Int, model: HandModel, readEach: Bool = false) -> (
-    first: WeakBox<Computed<Int>>, last: LockedBox<Computed<Int>?>
+    first: CanaryWatch, last: LockedBox<Computed<Int>?>
   ) {
-    var previous = Computed { model.a }
-    let first = WeakBox(previous)
+    let canary = Canary()
+    let first = CanaryWatch()
+    first.canary = canary
+    var previous = Computed {
+      withExtendedLifetime(canary) { model.a }
+    }
     if readEach { _ = previous.value }
     for _ in 1..<depth {
       let upstream = previous
@@ -73,17 +79,5 @@ import Testing
     thread.stackSize = stackSize
     thread.start()
     done.wait()
-  }
-}
-
-/// A weak reference that can be handed across threads.
-final class WeakBox<Object: AnyObject>: @unchecked Sendable {
-  private let lock = NSLock()
-  private weak var stored: Object?
-  init(_ object: Object) { stored = object }
-  var value: Object? {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
   }
 }
