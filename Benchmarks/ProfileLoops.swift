@@ -63,6 +63,28 @@ enum ProfileLoops {
       let tokens = nodes.map { node in observe { _ = node.value } }
       for i in 0..<count { head.value = i + 1 }
       withExtendedLifetime((nodes, tokens)) {}
+    case "batched-writes":
+      // S-bench update1to1's step: one observer, many writes to its property in one transaction.
+      let token = observe { _ = model.count }
+      withTransaction { for i in 0..<count { model.count = i + 1 } }
+      withExtendedLifetime(token) {}
+    case "viewgraph-reeval":
+      // 1,000 mounted rows, all dirtied and flushed `count` times.
+      MainActor.assumeIsolated {
+        let models = (0..<1_000).map(BenchRowModel.init)
+        let host = ViewHost(BenchList(models: models), mode: .manual)
+        for _ in 0..<count {
+          for model in models { model.value &+= 1 }
+          host.flush()
+        }
+      }
+    case "viewgraph-mount":
+      MainActor.assumeIsolated {
+        for _ in 0..<count {
+          let models = (0..<1_000).map(BenchRowModel.init)
+          consume(ViewHost(BenchList(models: models), mode: .manual).nodeCount)
+        }
+      }
     case "tracked-continuous":
       let tracked = TrackedCounter()
       let token = observe { _ = tracked.count }
