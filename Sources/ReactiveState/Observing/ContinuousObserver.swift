@@ -142,7 +142,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   @exclusivity(unchecked) var pendingDepth: UInt64 = 0
 
   init(
-    triggers: ObservationTracking.Options, scheduler: (any ObservationScheduler)?, label: String,
+    triggers: ObservationTracking.Options, scheduler: consuming (any ObservationScheduler)?,
+    label: String,
     parksRuns: Bool = false, body: Body
   ) {
     switch body {
@@ -154,16 +155,15 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       eventBody = run
     }
     self.triggers = triggers
-    self.scheduler = scheduler
-    self.parking = (scheduler as? ChangeParkingLot).map { .passUnretained($0) }
-    self.hasScheduler = scheduler != nil
-    self.parksRuns = parksRuns && scheduler != nil
+    (hasScheduler, parking) = Self.traits(of: scheduler)
+    self.parksRuns = parksRuns && hasScheduler
     self.label = label
     if case .plain = body {
-      parksInSlots = triggers == .didSet && scheduler == nil
+      parksInSlots = triggers == .didSet && !hasScheduler
     } else {
       parksInSlots = false
     }
+    self.scheduler = scheduler
     var interest: MutationInterest = []
     if triggers.contains(.willSet) { interest.insert(.willSet) }
     if triggers.contains(.didSet) { interest.insert(.didSet) }
@@ -172,6 +172,17 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   }
 
   deinit { derivedInputs.removeAll() }
+
+  /// Whether there is a scheduler, and the parking lot it is, if so. Through a borrow, and
+  /// the initialiser stores `scheduler` last: every by-value use of an optional existential
+  /// copies it through its value witnesses (tens of instructions per copy).
+  @inline(__always)
+  private static func traits(of scheduler: borrowing (any ObservationScheduler)?)
+    -> (Bool, Unmanaged<ChangeParkingLot>?)
+  {
+    guard scheduler != nil else { return (false, nil) }
+    return (true, (copy scheduler as? ChangeParkingLot).map { .passUnretained($0) })
+  }
 
   /// Runs the body for the first time (event kind `.initial`) on the calling thread.
   func start() {

@@ -22,7 +22,8 @@
 ///   one thing, or a ``Computed``, links it into the dependency graph instead, for good.
 @discardableResult
 public func observe(
-  scheduler: (any ObservationScheduler)? = nil, _ apply: @escaping @Sendable () -> Void
+  scheduler: consuming (any ObservationScheduler)? = nil,
+  _ apply: @escaping @Sendable () -> Void
 ) -> ObservationToken {
   let observer = ContinuousObserver(
     triggers: .didSet, scheduler: scheduler, label: "observe { … }", body: .plain(apply))
@@ -38,7 +39,7 @@ public func observe(
 /// Delivery follows ``observe(scheduler:_:)``; SE-0506 always delivers at the next
 /// suspension point of the caller's isolation — pass `scheduler: .mainActor` for that shape.
 public func withContinuousObservation(
-  options: ObservationTracking.Options, scheduler: (any ObservationScheduler)? = nil,
+  options: ObservationTracking.Options, scheduler: consuming (any ObservationScheduler)? = nil,
   apply: @escaping @Sendable (ObservationTracking.Event) -> Void
 ) -> ObservationTracking.Token {
   let observer = ContinuousObserver(
