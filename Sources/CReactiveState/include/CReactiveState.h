@@ -6,6 +6,9 @@
 
 /// Per-thread state of the tracking engine. Swift has no thread-local storage, and
 /// `pthread_getspecific` costs a call; an initial-exec `_Thread_local` is a single load.
+/// How many nested observer runs reuse the thread's tracking scopes (deeper ones allocate).
+#define RS_OBSERVER_SCOPE_LIMIT 32
+
 typedef struct rs_thread_state {
   /// The innermost active tracking scope on this thread (an unretained Swift object), or NULL.
   void *_Nullable scope;
@@ -37,6 +40,11 @@ typedef struct rs_thread_state {
   /// deferred to (NULL when none).
   uint64_t derived_release_depth;
   void *_Nullable derived_release_queue;
+  /// The tracking scopes of continuous observers' runs by nesting depth (retained Swift
+  /// objects, created on first use at each depth), and how many runs are nested now: a scope
+  /// is run state, checked out for one run (see `ObserverScopeStack`).
+  void *_Nullable observer_scopes[RS_OBSERVER_SCOPE_LIMIT];
+  uint64_t observer_scope_depth;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended
@@ -103,6 +111,7 @@ static inline void rs_full_fence(void) {
 extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));
 
 static inline rs_thread_state *_Nonnull rs_current_thread(void) { return &rs_thread; }
+
 
 static inline void *_Nullable rs_current_scope(void) { return rs_thread.scope; }
 

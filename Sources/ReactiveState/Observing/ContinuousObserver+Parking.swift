@@ -200,16 +200,18 @@ extension ContinuousObserver {
   private func runTakenFromParking() {
     var reruns = 0
     while true {
-      runBody(kind: .didSet, keyPath: nil)
+      let wrote = runBody(kind: .didSet, keyPath: nil)
       if readsSingleSource {
-        switch settleSingleRun(reruns: &reruns, wroteDuringRun: scope.wroteDuringRun) {
+        switch settleSingleRun(reruns: &reruns, wroteDuringRun: wrote) {
         case .parked, .stopped: return
         case .changed: continue
         case .linked: break
         }
       }
       // The run linked what it read: it ends as a graph run.
-      execute(kind: .didSet, keyPath: nil, certain: true, ranOnce: true, reruns: reruns)
+      execute(
+        kind: .didSet, keyPath: nil, certain: true, ranOnce: true, wroteOnce: wrote,
+        reruns: reruns)
       return
     }
   }

@@ -3,7 +3,7 @@
 extension ContinuousObserver {
   /// Records a read during a run (called through the thread's current scope).
   @inline(__always)
-  func track(_ slot: SourceNode, stamp: UInt64) {
+  func track(_ slot: SourceNode, stamp: UInt64, hadNestedScope: Bool) {
     guard slot.isFirstRead(byScope: stamp) else { return }
     let version = slot.version.load(ordering: .sequentiallyConsistent)
     if readsSingleSource {
@@ -13,7 +13,7 @@ extension ContinuousObserver {
       }
       cursor = linkSingleSource()
     }
-    if scope.hadNestedScope && isConfirmedThisRun(slot) { return }
+    if hadNestedScope && isConfirmedThisRun(slot) { return }
     cursor = reuseOrLink(slot, version: version, after: cursor)
     if slot.isDerived { derivedInputs.append(slot, version: version) }
   }

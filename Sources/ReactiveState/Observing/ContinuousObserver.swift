@@ -54,7 +54,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// itself queues a new run instead of repeating the body inline.
   let parksRuns: Bool
   let label: String
-  let scope = ObserverScope()
   /// Whether runs may park the observer in a property's slot (see the type's doc).
   let parksInSlots: Bool
   /// Whether the current run has read at most one source so far, a property recorded in
@@ -168,7 +167,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     if triggers.contains(.willSet) { interest.insert(.willSet) }
     if triggers.contains(.didSet) { interest.insert(.didSet) }
     super.init(interest: interest)
-    scope.observer = Unmanaged.passUnretained(self)
   }
 
   deinit { derivedInputs.removeAll() }
@@ -304,37 +302,45 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     if owesRelease { Unmanaged.passUnretained(self).release() }
   }
 
-  /// One run of the body, reading singly when the observer parks and has no links.
+  /// One run of the body, reading singly when the observer parks and has no links; returns
+  /// whether the run wrote an observed property on this thread.
   @inline(__always)
-  func runBody(kind: ObservationTracking.Event.Kind, keyPath: borrowing AnyKeyPath?) {
+  func runBody(kind: ObservationTracking.Event.Kind, keyPath: borrowing AnyKeyPath?) -> Bool {
     cursor = nil
     derivedInputs.restart()
     readsSingleSource = parksInSlots && firstDependency == nil
     singleSource = nil
-    scope.reset()
-    scope.wroteDuringRun = false
-    scope.begin()
-    if hasEventBody {
-      eventBody.unsafelyUnwrapped(
-        ObservationTracking.Event(kind: kind, keyPath: copy keyPath, canceller: self))
-    } else {
-      plainBody()
+    let checkedOut = ObserverScopeStack.checkOut(for: self)
+    let wrote = checkedOut._withUnsafeGuaranteedRef { scope in
+      scope.reset()
+      scope.wroteDuringRun = false
+      scope.begin()
+      if hasEventBody {
+        eventBody.unsafelyUnwrapped(
+          ObservationTracking.Event(kind: kind, keyPath: copy keyPath, canceller: self))
+      } else {
+        plainBody()
+      }
+      scope.end()
+      return scope.wroteDuringRun
     }
-    scope.end()
+    ObserverScopeStack.checkIn(checkedOut)
     derivedInputs.trim()
+    return wrote
   }
 
   /// Runs the body until a run ends with nothing pending. `ranOnce`: the caller already ran
   /// the body once and it linked its reads (a parked run that left single reading); this ends
-  /// that run, after `reruns` runs.
+  /// that run (which wrote an observed property if `wroteOnce`), after `reruns` runs.
   func execute(
     kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool,
-    ranOnce: Bool = false, reruns: Int = 0
+    ranOnce: Bool = false, wroteOnce: Bool = false, reruns: Int = 0
   ) {
     var kind = kind
     var certain = certain
     var reruns = reruns
     var ranOnce = ranOnce
+    var wroteDuringRun = wroteOnce
     while true {
       if ranOnce {
         ranOnce = false
@@ -351,9 +357,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         GraphLock.unlock()
         continue
       } else {
-        runBody(kind: kind, keyPath: keyPath)
+        wroteDuringRun = runBody(kind: kind, keyPath: keyPath)
         if readsSingleSource {
-          switch settleSingleRun(reruns: &reruns, wroteDuringRun: scope.wroteDuringRun) {
+          switch settleSingleRun(reruns: &reruns, wroteDuringRun: wroteDuringRun) {
           case .parked, .stopped: return
           case .changed:
             (kind, keyPath, certain) = (.didSet, nil, true)
@@ -390,7 +396,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
       // Only a run that changed an observed property itself counts toward the limit: changes
       // from other threads never invalidate it forever, and the last one must be seen.
-      if scope.wroteDuringRun { reruns += 1 }
+      if wroteDuringRun { reruns += 1 }
       if reruns > Self.rerunLimit {
         phase = .idle
         pendingKeyPath = nil

@@ -1,6 +1,6 @@
 /// The tracking scope of a continuous observer's run: forwards reads to the observer.
 final class ObserverScope: TrackingScope {
-  /// Set once, right after the observer is initialised; the observer owns this scope.
+  /// The observer whose run checked this scope out (see ``ObserverScopeStack``).
   @exclusivity(unchecked) var observer: Unmanaged<ContinuousObserver>?
 
   /// Whether the current run wrote an observed property on its own thread (the caller resets
@@ -8,7 +8,9 @@ final class ObserverScope: TrackingScope {
   @exclusivity(unchecked) var wroteDuringRun = false
 
   override func record(_ slot: SourceNode) {
-    observer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.track(slot, stamp: stamp) }
+    observer.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      $0.track(slot, stamp: stamp, hadNestedScope: hadNestedScope)
+    }
   }
 
   override func noteOwnMutation(_ slot: SourceNode, version: UInt64) { wroteDuringRun = true }

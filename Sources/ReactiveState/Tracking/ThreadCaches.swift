@@ -7,7 +7,7 @@ import CReactiveState
 #endif
 
 /// Releases the objects a thread keeps in its thread-local state for reuse (the spare
-/// ``AccessList``, pooled ``OneShotObserver``s, the transaction bookkeeping) when the thread
+/// ``AccessList``, pooled ``OneShotObserver``s, observers' tracking scopes, the transaction bookkeeping) when the thread
 /// exits, so short-lived threads leak nothing.
 enum ThreadCaches {
   /// A pthread key whose destructor runs at the exit of every thread that set a value.
@@ -36,6 +36,7 @@ enum ThreadCaches {
       Unmanaged<AccessList>.fromOpaque(spare).release()
     }
     OneShotObserver.drainPool(thread)
+    ObserverScopeStack.drain(thread)
     if let transaction = thread.pointee.transaction, thread.pointee.transaction_depth == 0 {
       thread.pointee.transaction = nil
       Unmanaged<ObservationTransaction>.fromOpaque(transaction).release()
