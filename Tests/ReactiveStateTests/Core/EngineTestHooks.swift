@@ -1,4 +1,5 @@
 // Hooks into the engine for tests: this file alone imports it `@testable`.
+import CReactiveState
 @testable import ReactiveState
 
 /// A plain ``ObservationRegistrar`` whose properties are confined to the main thread, as
@@ -52,3 +53,13 @@ extension HandModel {
 
 /// How many self-invalidating re-runs a continuous observer makes before it is stopped.
 let continuousRerunLimit = ContinuousObserver.rerunLimit
+
+/// The calling thread's observer-run nesting depth and how many observer scopes it keeps for
+/// reuse (see `ObserverScopeStack`).
+var observerScopeStackOnThisThread: (depth: Int, kept: Int) {
+  let thread = rs_current_thread()
+  let kept = withUnsafeBytes(of: thread.pointee.observer_scopes) {
+    $0.bindMemory(to: UnsafeRawPointer?.self).filter { $0 != nil }.count
+  }
+  return (Int(thread.pointee.observer_scope_depth), kept)
+}
