@@ -14,7 +14,9 @@ enum ChangePropagation {
   /// A `didSet` walk is skipped when nothing has consumed a change since this source's last
   /// `didSet` walk (same ``ObservationWave``) and no subscriber was linked since: every
   /// subscriber it reached then is still queued or dirty, so a batch of writes to one source
-  /// walks its subscribers once. (Not for a source with derived subscribers, see below.)
+  /// walks its subscribers once, and the later writes do not take the graph lock (see
+  /// ``SourceNode/hasCurrentDidSetWalk``). (Not for a source with derived subscribers, see
+  /// below.)
   ///
   /// `parked`: a registration a property slot held outside the graph (see
   /// `PropertySlot+Parking.swift`), already taken by the caller. It is older than every graph
@@ -26,16 +28,24 @@ enum ChangePropagation {
     _ source: SourceNode, _ event: SourceEvent,
     firstCalling parked: UnsafeMutableRawPointer? = nil
   ) {
+    // The repeated writes of a batch skip without the lock; one racing with a walk in
+    // progress or a new link waits for the lock and checks again.
+    if event == .didSet && source.hasCurrentDidSetWalk {
+      if let parked { PropertySlot.runParked(parked, at: event) }
+      return
+    }
     var queue = DeliveryQueue()
     GraphLock.lock()
-    if event == .didSet {
-      if source.didSetWalkWave == ObservationWave.current {
-        GraphLock.unlock()
-        if let parked { PropertySlot.runParked(parked, at: event) }
-        return
-      }
-      source.didSetWalkWave = ObservationWave.mark()
+    if event == .didSet
+      && source.didSetWalkWave.load(ordering: .relaxed) == ObservationWave.currentValue
+    {
+      GraphLock.unlock()
+      if let parked { PropertySlot.runParked(parked, at: event) }
+      return
     }
+    // Taken before the walk: a subscriber that starts a run during it (a synchronous
+    // delivery) advances the wave, and the mark stored at the end is then already stale.
+    let wave = event == .didSet ? ObservationWave.mark() : 0
     walkPass &+= 1
     let pass = walkPass
     // Unmanaged references throughout: every node reached is kept alive by its links, which
@@ -72,10 +82,15 @@ enum ChangePropagation {
     }
     // A derived value consumes a change without the lock (a refresh clears its stale mark),
     // so nothing tells the wave: a source with derived subscribers is walked on every write.
-    // The walk stops at each derived value that is still stale.
-    if reachedDerived && event == .didSet {
-      source.didSetWalkWave = 0
-      DerivedNode.dropExpiredOrphans()
+    // The walk stops at each derived value that is still stale. Otherwise the source is
+    // marked now that the walk is complete: a write that sees the mark skips its own walk
+    // without the lock, so the mark must not appear before every subscriber was reached.
+    if event == .didSet {
+      if reachedDerived {
+        DerivedNode.dropExpiredOrphans()
+      } else {
+        source.didSetWalkWave.store(wave, ordering: .releasing)
+      }
     }
     GraphLock.unlock()
     if let parked { PropertySlot.runParked(parked, at: event) }

@@ -73,7 +73,11 @@ class ReactiveNode: @unchecked Sendable {
     _ source: SourceNode, to subscriber: ReactiveNode, after cursor: LinkPointer?, version: UInt64
   ) -> LinkPointer {
     let link = LinkAllocator.make(source: source, subscriber: subscriber, version: version)
-    source.didSetWalkWave = 0
+    if source.didSetWalkWave.load(ordering: .relaxed) != 0 {
+      // Sequentially consistent: a write that then skips its walk must see it, or this
+      // linker's version check must see that write (see `SourceNode.hasCurrentDidSetWalk`).
+      source.didSetWalkWave.store(0, ordering: .sequentiallyConsistent)
+    }
     link.pointee.previousSubscriber = source.lastSubscriber
     if let last = source.lastSubscriber {
       last.pointee.nextSubscriber = link

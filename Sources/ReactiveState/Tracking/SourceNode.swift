@@ -37,10 +37,26 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   }
   /// Install pass that last linked this source (duplicate filter under the graph lock).
   @exclusivity(unchecked) final var installMark: UInt64 = 0
-  /// The ``ObservationWave`` of this source's last `didSet` walk; 0 after a new subscriber
-  /// was linked or a walk reached a derived value (graph lock). See
-  /// ``ChangePropagation/notify(_:_:)``.
-  @exclusivity(unchecked) final var didSetWalkWave: UInt64 = 0
+  /// The ``ObservationWave`` of this source's last completed `didSet` walk; 0 after a new
+  /// subscriber was linked or a walk reached a derived value. Written under the graph lock,
+  /// read without it by a write deciding whether it may skip its walk (see
+  /// ``ChangePropagation/notify(_:_:firstCalling:)``).
+  final let didSetWalkWave = Atomic<UInt64>(0)
+
+  /// Whether a `didSet` walk of this source completed in the current wave and nothing linked
+  /// to it since: every subscriber that walk reached is still queued or dirty, so a write
+  /// whose version move is done may skip its own walk, without the graph lock.
+  ///
+  /// Both sides of each race order a store before a load with a full barrier: the write's
+  /// version increment, then these loads; a linker's reset of the mark, then its check of the
+  /// version it read; a consumer's wave advance, then its reads. So either the write sees the
+  /// reset or the advance (and walks), or the linker or consumer sees the new version. A
+  /// main-thread-confined property moves its version with a plain store: a fence first.
+  @inline(__always)
+  final var hasCurrentDidSetWalk: Bool {
+    if isConfinedToMainThread { rs_full_fence() }
+    return didSetWalkWave.load(ordering: .sequentiallyConsistent) == ObservationWave.currentValue
+  }
   /// Set under the graph lock when the source is gone (its registrar was deallocated).
   @exclusivity(unchecked) final var isDetached = false
   /// A property of a ``MainActorObservationRegistrar``: the main thread moves its version and

@@ -239,6 +239,49 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  /// Writes that find their property's last walk current skip the walk without the graph
+  /// lock. Racing them on four threads — batched and single writes, observers linking and
+  /// leaving, a derived subscriber — must never leave an observer on a stale value: once the
+  /// threads are done, every observer (parked, linked, through a `Computed`) last saw the
+  /// property's final value.
+  @Test func lockFreeSkippedWalksLoseNoChangeUnderRacingThreads() {
+    let trials = Reliability.count("REACTIVESTATE_WAVE_TRIALS", default: 40, sanitizedDivisor: 4)
+    var stale = 0
+    for trial in 0..<trials {
+      let model = HandModel()
+      let doubled = Computed { model.a * 2 }
+      let seen = (0..<3).map { _ in LockedBox(-1) }
+      let tokens = [
+        observe { seen[0].value = model.a },
+        observe { seen[1].value = model.a + model.b * 0 },
+        observe { seen[2].value = doubled.value / 2 },
+      ]
+      let threads = DispatchGroup()
+      for writer in 0..<4 {
+        threads.enter()
+        Thread.detachNewThread {
+          for step in 0..<300 {
+            let value = trial * 1_000_000 + step * 10 + writer
+            switch (step + writer) % 3 {
+            case 0: withTransaction { for k in 0..<5 { model.a = value * 8 + k } }
+            case 1: model.a = value * 8
+            default:
+              let passing = observe { _ = model.a }
+              model.a = value * 8 + 1
+              passing.cancel()
+            }
+          }
+          threads.leave()
+        }
+      }
+      threads.wait()
+      let final = model.a  // outside any tracking scope
+      stale += seen.filter { $0.value != final }.count
+      withExtendedLifetime(tokens) {}
+    }
+    #expect(stale == 0)
+  }
+
   @Test func aDerivedValueReadOutsideAnyObserverIsInvalidatedAgain() {
     let model = HandModel()
     let doubled = Computed { model.a * 2 }
