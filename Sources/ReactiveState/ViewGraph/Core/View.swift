@@ -39,6 +39,11 @@ protocol PrimitiveView {
   /// control's tracking each time. Containers are always re-expanded.
   var skipsWhenEqual: Bool { get }
 
+  /// True for leaves whose ``makeChildren(_:)`` reads nothing and returns no children (text,
+  /// shapes): the host expands them outside any tracking scope and gives their nodes no
+  /// observer, since nothing could ever invalidate them.
+  var expandsWithoutReads: Bool { get }
+
   /// The environment this node's children inherit; runs before ``makeChildren(_:)``, outside
   /// any tracking scope.
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues
@@ -48,6 +53,7 @@ extension PrimitiveView {
   func renderLine(_ node: ViewNode) -> String? { nil }
   var rendersChildren: Bool { true }
   var skipsWhenEqual: Bool { false }
+  var expandsWithoutReads: Bool { false }
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues {
     inherited
   }

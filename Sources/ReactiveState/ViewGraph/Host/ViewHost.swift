@@ -265,7 +265,8 @@ public final class ViewHost {
     // A mount or new input from the parent always evaluates; a change parked by the node's
     // observer may be skipped by the equality cut-off of derived values it read.
     let force = newInput || cause == .mount || cause == .parentInput
-    if let primitive = node.view as? any PrimitiveView {
+    if let primitiveType = node.info.primitive {
+      let primitive = primitiveType.unbox(node.view)
       node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
       if cause != .mount, cause != .parentInput {
         // A built-in view's own reads invalidated it (a control's binding, a ForEach row
@@ -273,7 +274,11 @@ public final class ViewHost {
         updateLog.append(
           UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
       }
-      specs = tracked(node, force: force) { _ in primitive.makeChildren(node) }
+      if node.info.expandsWithoutReads {
+        specs = primitive.makeChildren(node)
+      } else {
+        specs = tracked(node, force: force) { _ in primitive.makeChildren(node) }
+      }
     } else {
       node.childEnvironment = node.environment
       let failures = DynamicPropertyInstaller.install(node.view, in: node)
@@ -327,6 +332,7 @@ public final class ViewHost {
   /// Matches `specs` to existing children by (identity component, concrete type): matches keep
   /// their state, the rest are torn down and new identities are mounted.
   private func reconcile(_ node: ViewNode, with specs: [ChildSpec]) {
+    if specs.isEmpty, node.children.isEmpty { return }
     var existing: [ChildKey: ViewNode] = [:]
     for child in node.children {
       existing[ChildKey(component: child.component, type: child.typeID)] = child
@@ -356,7 +362,7 @@ public final class ViewHost {
       child.environment = node.childEnvironment
       let inputChanged =
         child.isPrimitive && !child.skipsWhenEqual
-        || !ViewEquality.areKnownEqual(child.view, spec.view)
+        || !ViewEquality.areKnownEqual(child.view, spec.view, info: child.info)
       child.view = spec.view
       let isDirty = dirty.contains(child)
       guard inputChanged || isDirty else { continue }

@@ -5,11 +5,13 @@ final class ViewNode {
   weak var host: ViewHost?
   weak var parent: ViewNode?
   let component: IdentityComponent
-  let typeID: ObjectIdentifier
-  let typeName: String
-  let isPrimitive: Bool
+  /// What the host knows about the view's concrete type, which is fixed for the node's life.
+  let info: ViewTypeInfo
+  var typeID: ObjectIdentifier { info.typeID }
+  var typeName: String { info.name }
+  var isPrimitive: Bool { info.primitive != nil }
   /// A built-in leaf compared like a user view before re-expanding (see `PrimitiveView`).
-  let skipsWhenEqual: Bool
+  var skipsWhenEqual: Bool { info.skipsWhenEqual }
   let depth: Int
   /// Mount order; breaks ties between nodes of equal depth in the dirty queue.
   let serial: Int
@@ -52,11 +54,7 @@ final class ViewNode {
     self.environment = environment
     self.childEnvironment = environment
     self.serial = serial
-    typeID = ObjectIdentifier(type(of: view))
-    typeName = ViewNode.shortName(of: type(of: view))
-    let primitive = view as? any PrimitiveView
-    isPrimitive = primitive != nil
-    skipsWhenEqual = primitive?.skipsWhenEqual ?? false
+    info = ViewTypeInfo.of(view)
     depth = (parent?.depth ?? -1) + 1
   }
 
@@ -65,7 +63,7 @@ final class ViewNode {
   /// The view for casts to concrete view types, or nil for an `Optional` wrapper node: Swift's
   /// dynamic casts look through optionals, so `Optional<Text>` would otherwise cast to `Text`
   /// and the same text or control would be found twice.
-  var leafView: (any View)? { view is any OptionalViewMarker ? nil : view }
+  var leafView: (any View)? { info.isOptional ? nil : view }
 
   /// Structural path from the root, e.g. `0:Root/0:VStack<…>/1:Row`. Fixed for the node's
   /// lifetime, so computed once.
