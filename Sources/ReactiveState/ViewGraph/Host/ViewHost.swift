@@ -75,12 +75,14 @@ public final class ViewHost {
 
   var root: ViewNode!
   private var dirty = DirtyQueue()
-  private var evaluatedThisPass: Set<ObjectIdentifier> = []
+  /// Nodes evaluated since the last ``beginPass()`` carry this stamp.
+  private var passStamp = 1
   private var isFlushing = false
   private var actionDepth = 0
   private var flushScheduled = false
   private var nextSerial = 0
-  private var bodyCountsByType: [String: Int] = [:]
+  /// Body evaluations by view type (``bodyCount(_:)`` adds up types of the same name).
+  private var bodyCountsByType: [ObjectIdentifier: Int] = [:]
   /// Actions to run after the current pass (lifecycle, `onChange`, tasks), by phase.
   private var pendingEffects = EffectQueue()
   /// Tasks started by `.task` modifiers that have not finished, by serial.
@@ -96,7 +98,7 @@ public final class ViewHost {
     passCount = 1
     self.root = makeNode(root, component: .slot(0), parent: nil, environment: EnvironmentValues())
     evaluate(self.root, cause: .mount)
-    evaluatedThisPass = []
+    beginPass()
     if mode == .automatic { flush() }
   }
 
@@ -110,7 +112,10 @@ public final class ViewHost {
 
   /// Body evaluations of every view of type `type`, including identities that have ended.
   public func bodyCount<V: View>(_ type: V.Type) -> Int {
-    bodyCountsByType[ViewNode.shortName(of: type), default: 0]
+    let name = ViewNode.shortName(of: type)
+    return bodyCountsByType.reduce(0) { total, entry in
+      ViewTypeInfo.known(entry.key)?.name == name ? total + entry.value : total
+    }
   }
 
   /// Body evaluations of each live view of type `type`, in tree order.
@@ -171,18 +176,18 @@ public final class ViewHost {
         break
       }
       passCount += 1
-      evaluatedThisPass = []
+      beginPass()
       var deferred: [ViewNode] = []
       while let node = dirty.popShallowest(
-        skipping: &deferred, isEligible: { !evaluatedThisPass.contains($0.id) })
+        skipping: &deferred, isEligible: { !wasEvaluatedThisPass($0) })
       {
         evaluate(node, cause: node.pendingCause ?? .unknownProperty)
       }
       dirty.restart(with: deferred)
-      evaluatedThisPass = []
+      beginPass()
       runEffects()
     }
-    evaluatedThisPass = []
+    beginPass()
     pendingEffects.removeAll()
   }
 
@@ -201,6 +206,11 @@ public final class ViewHost {
       for effect in pendingEffects.takeAll() { effect() }
     }
   }
+
+  /// Forgets which nodes were evaluated: none counts as evaluated in this pass any more.
+  private func beginPass() { passStamp += 1 }
+
+  private func wasEvaluatedThisPass(_ node: ViewNode) -> Bool { node.passStamp == passStamp }
 
   // MARK: - Invalidation
 
@@ -260,7 +270,7 @@ public final class ViewHost {
   private func evaluate(_ node: ViewNode, cause: UpdateCause, newInput: Bool = false) {
     dirty.remove(node)
     node.pendingCause = nil
-    evaluatedThisPass.insert(node.id)
+    node.passStamp = passStamp
     let specs: [ChildSpec]?
     // A mount or new input from the parent always evaluates; a change parked by the node's
     // observer may be skipped by the equality cut-off of derived values it read.
@@ -307,7 +317,7 @@ public final class ViewHost {
   private func noteBodyEvaluation(_ node: ViewNode, cause: UpdateCause) {
     node.bodyCount += 1
     totalBodyEvaluations += 1
-    bodyCountsByType[node.typeName, default: 0] += 1
+    bodyCountsByType[node.typeID, default: 0] += 1
     bodyLog.append(node.typeName)
     updateLog.append(
       UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
@@ -333,6 +343,14 @@ public final class ViewHost {
   /// their state, the rest are torn down and new identities are mounted.
   private func reconcile(_ node: ViewNode, with specs: [ChildSpec]) {
     if specs.isEmpty, node.children.isEmpty { return }
+    if specs.count == 1, node.children.count == 1, let child = node.children.first,
+      child.component == specs[0].component,
+      child.typeID == ObjectIdentifier(Swift.type(of: specs[0].view))
+    {
+      // The common case (a body's single child, kept): no key table needed.
+      update(child, of: node, to: specs[0])
+      return
+    }
     var existing: [ChildKey: ViewNode] = [:]
     for child in node.children {
       existing[ChildKey(component: child.component, type: child.typeID)] = child
@@ -359,22 +377,28 @@ public final class ViewHost {
         continue
       }
       children.append(child)
-      child.environment = node.childEnvironment
-      let inputChanged =
-        child.isPrimitive && !child.skipsWhenEqual
-        || !ViewEquality.areKnownEqual(child.view, spec.view, info: child.info)
-      child.view = spec.view
-      let isDirty = dirty.contains(child)
-      guard inputChanged || isDirty else { continue }
-      if evaluatedThisPass.contains(child.id) {
-        markDirty(child, cause: .parentInput)
-      } else {
-        evaluate(
-          child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput,
-          newInput: inputChanged)
-      }
+      update(child, of: node, to: spec)
     }
     node.children = children
+  }
+
+  /// Gives a kept `child` its parent's new value and environment; re-evaluates it when the
+  /// value is not known to equal the previous one or the child is dirty.
+  private func update(_ child: ViewNode, of node: ViewNode, to spec: ChildSpec) {
+    child.environment = node.childEnvironment
+    let inputChanged =
+      child.isPrimitive && !child.skipsWhenEqual
+      || !ViewEquality.areKnownEqual(child.view, spec.view, info: child.info)
+    child.view = spec.view
+    let isDirty = dirty.contains(child)
+    guard inputChanged || isDirty else { return }
+    if wasEvaluatedThisPass(child) {
+      markDirty(child, cause: .parentInput)
+    } else {
+      evaluate(
+        child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput,
+        newInput: inputChanged)
+    }
   }
 
   func remove(_ node: ViewNode) {

@@ -26,6 +26,10 @@ final class ViewNode {
   /// Cells this node provides to its subtree (`.environment` modifiers), by key.
   var ownedEnvironmentCells: [ObjectIdentifier: EnvironmentCell] = [:]
   var isLive = true
+  /// The host's pass stamp when this node was last evaluated (see `ViewHost.beginPass()`).
+  var passStamp = 0
+  /// Whether the node is in its host's dirty queue (see `DirtyQueue`).
+  var isQueued = false
   /// Body evaluations of this identity.
   var bodyCount = 0
   /// A control's value as read at its last expansion (what the user would see).
