@@ -16,7 +16,7 @@ final class NodeScheduler: ObservationScheduler {
   func schedule(_ work: @escaping @Sendable () -> Void) {
     let reference = reference
     if ViewGraphRuntime.isOnMainActor {
-      MainActor.assumeIsolated {
+      ViewGraphRuntime.assumeMainActor {
         NodeScheduler.invalidate(reference, cause: ViewGraphRuntime.currentCause)
       }
     } else {
@@ -29,9 +29,11 @@ final class NodeScheduler: ObservationScheduler {
   private static func invalidate(_ reference: WeakNodeReference, cause: UpdateCause?) {
     guard let node = reference.node, node.isLive else { return }
     // The key path is known now (the observer queued it); view-graph cells name themselves.
-    let resolved =
-      cause ?? node.observer?.queuedKeyPath.map { .modelProperty(ObservedKeyPath($0)) }
-      ?? .unknownProperty
+    var resolved = cause ?? .unknownProperty
+    // `if let`, not `Optional.map`: a closure here would check its main-actor isolation.
+    if cause == nil, let keyPath = node.observer?.queuedKeyPath {
+      resolved = .modelProperty(ObservedKeyPath(keyPath))
+    }
     node.host?.invalidate(node, cause: resolved)
   }
 }
@@ -56,7 +58,9 @@ extension ViewNode {
         triggers: .willSet, scheduler: NodeScheduler(reference), label: "\(typeName).body",
         parksRuns: true,
         body: .events { event in
-          MainActor.assumeIsolated {
+          // The body only runs inside `runNow`/`start` below, called on the main actor: with
+          // `parksRuns`, the engine hands every other run to the scheduler, which only parks it.
+          ViewGraphRuntime.assumeMainActor {
             guard let node = reference.node, let work = node.pendingWork else { return }
             node.workResult = work(event)
           }
