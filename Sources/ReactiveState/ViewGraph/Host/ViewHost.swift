@@ -360,7 +360,7 @@ public final class ViewHost {
     for spec in specs {
       let key = ChildKey(
         component: spec.component, type: ObjectIdentifier(Swift.type(of: spec.view)))
-      matches.append((spec, existing.removeValue(forKey: key)))
+      matches.append((spec, existing.isEmpty ? nil : existing.removeValue(forKey: key)))
     }
     for child in node.children
     where existing[ChildKey(component: child.component, type: child.typeID)] === child {
