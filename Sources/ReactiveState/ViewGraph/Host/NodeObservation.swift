@@ -38,17 +38,25 @@ final class NodeScheduler: ObservationScheduler {
   }
 }
 
+/// What one tracked run of a node does (see ``ViewNode/runTracked(force:_:)``). The node holds
+/// it for its observer's run, so an evaluation allocates no closure.
+enum NodeRun {
+  /// Evaluate the view's `body`; `cause` is what invalidated it.
+  case body(cause: UpdateCause)
+  /// Expand the built-in view (its `makeChildren`).
+  case expansion
+}
+
 extension ViewNode {
-  /// Runs `work` as this node's tracked evaluation: the first call creates the node's single
-  /// continuous observer (edges are reused across runs, cancelled at teardown); later calls
-  /// re-run it. Returns what `work` produced, or nil when the run was skipped (unless `force`:
-  /// only derived values it read were invalidated and they recomputed to equal values).
-  func runTracked(
-    force: Bool, _ work: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec]
-  ) -> [ChildSpec]? {
-    pendingWork = work
+  /// Performs `run` (through ``ViewHost/perform(_:of:event:)``) as this node's tracked
+  /// evaluation: the first call creates the node's single continuous observer (edges are reused
+  /// across runs, cancelled at teardown); later calls re-run it. Returns the children the run
+  /// produced, or nil when the run was skipped (unless `force`: only derived values it read
+  /// were invalidated and they recomputed to equal values).
+  func runTracked(force: Bool, _ run: NodeRun) -> [ChildSpec]? {
+    pendingRun = run
     defer {
-      pendingWork = nil
+      pendingRun = nil
     }
     if let observer {
       observer.runNow(force: force)
@@ -61,8 +69,9 @@ extension ViewNode {
           // The body only runs inside `runNow`/`start` below, called on the main actor: with
           // `parksRuns`, the engine hands every other run to the scheduler, which only parks it.
           ViewGraphRuntime.assumeMainActor {
-            guard let node = reference.node, let work = node.pendingWork else { return }
-            node.workResult = work(event)
+            guard let node = reference.node, let run = node.pendingRun, let host = node.host
+            else { return }
+            node.workResult = host.perform(run, of: node, event: event)
           }
         })
       self.observer = observer

@@ -29,15 +29,24 @@ enum ViewEquality {
   }
 
   private static func comparer<T: Equatable>(for type: T.Type) -> (any View, any View) -> Bool {
-    { lhs, rhs in
-      guard let lhs = unbox(lhs, as: T.self), let rhs = unbox(rhs, as: T.self) else { return false }
-      return lhs == rhs
-    }
+    { lhs, rhs in equalValues(lhs, rhs, as: T.self) }
   }
 
-  /// `view` as a `T`, without a dynamic cast when the existential holds exactly a `T`.
-  private static func unbox<T, V: View>(_ view: V, as type: T.Type) -> T? {
-    V.self == T.self ? unsafeBitCast(view, to: T.self) : view as? T
+  /// `lhs == rhs` as values of `T`; false when either is not a `T`. When the existentials hold
+  /// exactly `T` (always, for a struct view), the values are reinterpreted, not dynamically cast.
+  private static func equalValues<T: Equatable, L: View, R: View>(
+    _ lhs: L, _ rhs: R, as type: T.Type
+  ) -> Bool {
+    guard L.self == T.self, R.self == T.self else { return castEqual(lhs, rhs, as: T.self) }
+    return unsafeBitCast(lhs, to: T.self) == unsafeBitCast(rhs, to: T.self)
+  }
+
+  /// `lhs == rhs` through dynamic casts (a class view held as its superclass). Kept out of line:
+  /// inlined, its `Optional<T>` metadata would be fetched on the fast path too.
+  @inline(never)
+  private static func castEqual<T: Equatable>(_ lhs: Any, _ rhs: Any, as type: T.Type) -> Bool {
+    guard let lhs = lhs as? T, let rhs = rhs as? T else { return false }
+    return lhs == rhs
   }
 
   /// Whether `rhs` is known to equal `lhs`, a value of the type `info` describes.

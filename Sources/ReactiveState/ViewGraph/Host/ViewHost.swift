@@ -287,23 +287,14 @@ public final class ViewHost {
       if node.info.expandsWithoutReads {
         specs = primitive.makeChildren(node)
       } else {
-        specs = tracked(node, force: force) { _ in primitive.makeChildren(node) }
+        specs = tracked(node, force: force, .expansion)
       }
     } else {
       node.childEnvironment = node.environment
       let failures = DynamicPropertyInstaller.install(node.view, in: node)
       if failures.isEmpty {
         node.failure = nil
-        let view = node.view
-        specs = tracked(node, force: force) { [unowned self] event in
-          // A change made off the main actor arrives without a cause; the event names it.
-          var cause = cause
-          if cause == .unknownProperty, let keyPath = event.keyPath {
-            cause = .modelProperty(ObservedKeyPath(keyPath))
-          }
-          noteBodyEvaluation(node, cause: cause)
-          return [ChildSpec(component: .slot(0), view: evaluateBody(view))]
-        }
+        specs = tracked(node, force: force, .body(cause: cause))
       } else {
         node.failure = failures.joined(separator: "; ")
         for failure in failures { record(.missingEnvironmentObject, failure, node: node) }
@@ -323,15 +314,30 @@ public final class ViewHost {
       UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
   }
 
-  /// Runs `apply` as `node`'s tracked evaluation (its continuous observer's run).
-  private func tracked(
-    _ node: ViewNode, force: Bool,
-    _ apply: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec]
-  ) -> [ChildSpec]? {
+  /// Runs `run` as `node`'s tracked evaluation (its continuous observer's run).
+  private func tracked(_ node: ViewNode, force: Bool, _ run: NodeRun) -> [ChildSpec]? {
     let outer = ViewGraphRuntime.updatingNode
     ViewGraphRuntime.updatingNode = node
     defer { ViewGraphRuntime.updatingNode = outer }
-    return node.runTracked(force: force, apply)
+    return node.runTracked(force: force, run)
+  }
+
+  /// The work of one tracked run of `node` (called by its observer, inside the tracking scope):
+  /// evaluates its body or expands it, and returns its children.
+  func perform(_ run: NodeRun, of node: ViewNode, event: ObservationTracking.Event)
+    -> [ChildSpec]
+  {
+    switch run {
+    case .expansion:
+      return node.info.primitive?.unbox(node.view).makeChildren(node) ?? []
+    case .body(var cause):
+      // A change made off the main actor arrives without a cause; the event names it.
+      if cause == .unknownProperty, let keyPath = event.keyPath {
+        cause = .modelProperty(ObservedKeyPath(keyPath))
+      }
+      noteBodyEvaluation(node, cause: cause)
+      return [ChildSpec(component: .slot(0), view: evaluateBody(node.view))]
+    }
   }
 
   private struct ChildKey: Hashable {

@@ -44,7 +44,7 @@ final class ViewNode {
   /// Keeps ``observer`` alive; cancelled at teardown.
   var observationToken: ObservationToken?
   /// The evaluation the observer's next run performs, and its output.
-  var pendingWork: (@MainActor (ObservationTracking.Event) -> [ChildSpec])?
+  var pendingRun: NodeRun?
   var workResult: [ChildSpec]?
 
   init(
