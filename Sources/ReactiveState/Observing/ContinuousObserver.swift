@@ -45,9 +45,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
   private let triggers: ObservationTracking.Options
   let scheduler: (any ObservationScheduler)?
-  /// `scheduler` when it is an ``ObservedValues`` iteration's parking lot, which parks whole
-  /// observers (no closure per delivery); unretained (`scheduler` holds it).
-  let parking: Unmanaged<ChangeParkingLot>?
+  /// `scheduler` when it parks whole observers (no closure per delivery): an ``ObservedValues``
+  /// iteration's parking lot, or the parking passed to `init`; unretained (`scheduler` holds it).
+  unowned(unsafe) let parking: (any ObserverParking)?
   let hasScheduler: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
@@ -143,7 +143,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   init(
     triggers: ObservationTracking.Options, scheduler: (any ObservationScheduler)?, label: String,
-    parksRuns: Bool = false, body: Body
+    parking: (any ObserverParking)? = nil, parksRuns: Bool = false, body: Body
   ) {
     switch body {
     case .plain(let run):
@@ -155,7 +155,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     }
     self.triggers = triggers
     self.scheduler = scheduler
-    self.parking = (scheduler as? ChangeParkingLot).map { .passUnretained($0) }
+    self.parking = parking ?? (scheduler as? ChangeParkingLot)
     self.hasScheduler = scheduler != nil
     self.parksRuns = parksRuns && scheduler != nil
     self.label = label

@@ -7,13 +7,18 @@
 /// The scheduler of one node's continuous observer: it never runs the re-evaluation itself but
 /// parks it by marking the node dirty, so the host evaluates it during its next update pass
 /// (parents first, each node at most once per pass). The evaluation consumes the queued run
-/// (`ContinuousObserver.runNow()`), so the parked work is dropped.
-final class NodeScheduler: ObservationScheduler {
+/// (`ContinuousObserver.runNow()`), so the parked work is dropped. As the observer's
+/// ``ObserverParking``, it is handed the observer rather than a closure (nothing to allocate).
+final class NodeScheduler: ObservationScheduler, ObserverParking {
   private let reference: WeakNodeReference
 
   init(_ reference: WeakNodeReference) { self.reference = reference }
 
-  func schedule(_ work: @escaping @Sendable () -> Void) {
+  func schedule(_ work: @escaping @Sendable () -> Void) { markNodeDirty() }
+
+  func park(_ observer: ContinuousObserver) { markNodeDirty() }
+
+  private func markNodeDirty() {
     let reference = reference
     if ViewGraphRuntime.isOnMainActor {
       ViewGraphRuntime.assumeMainActor {
@@ -62,8 +67,9 @@ extension ViewNode {
       observer.runNow(force: force)
     } else {
       let reference = reference
+      let scheduler = NodeScheduler(reference)
       let observer = ContinuousObserver(
-        triggers: .willSet, scheduler: NodeScheduler(reference), label: "\(typeName).body",
+        triggers: .willSet, scheduler: scheduler, label: "\(typeName).body", parking: scheduler,
         parksRuns: true,
         body: .events { event in
           // The body only runs inside `runNow`/`start` below, called on the main actor: with
