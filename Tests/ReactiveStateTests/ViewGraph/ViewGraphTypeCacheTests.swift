@@ -59,7 +59,7 @@ import Testing
     }
   }
 
-  /// Equal whenever the ids are equal; its `==` decides, not its fields.
+  /// Equal when the ids differ only in their lowest bit: its `==` decides, not its fields.
   struct Marker: Equatable {
     let id: Int
     static func == (lhs: Marker, rhs: Marker) -> Bool { lhs.id / 2 == rhs.id / 2 }
