@@ -4,7 +4,7 @@
 /// It holds no reference to the iteration or the token (the iteration owns both and this
 /// lot), so ownership has no cycle; the one reference back into the observer graph, a parked
 /// observer, is dropped by ``finish()``.
-final class ChangeParkingLot: ObservationScheduler, @unchecked Sendable {
+final class ChangeParkingLot: ObservationScheduler, ObserverParking, @unchecked Sendable {
   private let lock = WordLock()
   // Guarded by `lock`.
   @exclusivity(unchecked) private var parkedRun: (@Sendable () -> Void)?

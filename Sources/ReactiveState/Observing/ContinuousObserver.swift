@@ -45,9 +45,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
   private let triggers: ObservationTracking.Options
   let scheduler: (any ObservationScheduler)?
-  /// `scheduler` when it is an ``ObservedValues`` iteration's parking lot, which parks whole
-  /// observers (no closure per delivery); unretained (`scheduler` holds it).
-  let parking: Unmanaged<ChangeParkingLot>?
+  /// `scheduler` when it parks whole observers (no closure per delivery): an ``ObservedValues``
+  /// iteration's parking lot, or the parking passed to `init`; unretained (`scheduler` holds it).
+  unowned(unsafe) let parking: (any ObserverParking)?
   let hasScheduler: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
@@ -142,8 +142,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   init(
     triggers: ObservationTracking.Options, scheduler: consuming (any ObservationScheduler)?,
-    label: String,
-    parksRuns: Bool = false, body: Body
+    label: String, parking: (any ObserverParking)? = nil, parksRuns: Bool = false, body: Body
   ) {
     switch body {
     case .plain(let run):
@@ -154,7 +153,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       eventBody = run
     }
     self.triggers = triggers
-    (hasScheduler, parking) = Self.traits(of: scheduler)
+    let traits = Self.traits(of: scheduler)
+    hasScheduler = traits.present
+    self.parking = parking ?? traits.parkingLot
     self.parksRuns = parksRuns && hasScheduler
     self.label = label
     if case .plain = body {
@@ -176,10 +177,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// copies it through its value witnesses (tens of instructions per copy).
   @inline(__always)
   private static func traits(of scheduler: borrowing (any ObservationScheduler)?)
-    -> (Bool, Unmanaged<ChangeParkingLot>?)
+    -> (present: Bool, parkingLot: ChangeParkingLot?)
   {
     guard scheduler != nil else { return (false, nil) }
-    return (true, (copy scheduler as? ChangeParkingLot).map { .passUnretained($0) })
+    return (true, copy scheduler as? ChangeParkingLot)
   }
 
   /// Runs the body for the first time (event kind `.initial`) on the calling thread.

@@ -154,6 +154,29 @@ import Testing
     )
   }
 
+  struct IDRow: View {
+    let label: String
+    var body: some View { Text(label) }
+  }
+
+  struct IDRows: View {
+    var body: some View {
+      VStack {
+        ForEach([3, 3], id: \.self) { IDRow(label: "int \($0)") }
+        ForEach(["a"], id: \.self) { IDRow(label: $0) }
+        ForEach([Int?.some(5)], id: \.self) { IDRow(label: "\($0 ?? 0)") }
+      }
+    }
+  }
+
+  @Test func pathsNameForEachIDsAsTheyPrint() {
+    let host = ViewHost(IDRows())
+    let rowPaths = host.updateLog.filter { $0.view == "IDRow" }.map {
+      $0.path.split(separator: "/").last.map(String.init)
+    }
+    #expect(rowPaths == ["#3:IDRow", "#3~1:IDRow", "#a:IDRow", "#5:IDRow"])
+  }
+
   @Test func manualModeUpdatesOnlyOnFlush() throws {
     let model = Triple()
     let host = ViewHost(Logged(model: model), mode: .manual)

@@ -24,14 +24,16 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
   }
 
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
-    var seen: [AnyHashable: Int] = [:]
+    // Occurrences of each id so far, keyed by the id itself (no `AnyHashable` box per lookup).
+    var seen: [ID: Int] = [:]
     var specs: [ChildSpec] = []
     specs.reserveCapacity(data.count)
     for element in data {
-      let key = AnyHashable(id(element))
+      let elementID = id(element)
+      let key = AnyHashable(elementID)
       let component: IdentityComponent
-      if let count = seen[key] {
-        seen[key] = count + 1
+      if let count = seen.updateValue(1, forKey: elementID) {
+        seen[elementID] = count + 1
         component = .duplicate(key, count)
         node.host?.record(
           .duplicateID,
@@ -39,7 +41,6 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
             + "To fix: give every element a unique id",
           node: node)
       } else {
-        seen[key] = 1
         component = .element(key)
       }
       specs.append(ChildSpec(component: component, view: content(element)))

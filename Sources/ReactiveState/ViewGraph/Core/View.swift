@@ -39,6 +39,11 @@ protocol PrimitiveView {
   /// control's tracking each time. Containers are always re-expanded.
   var skipsWhenEqual: Bool { get }
 
+  /// True for leaves whose ``makeChildren(_:)`` reads nothing and returns no children (text,
+  /// shapes): the host expands them outside any tracking scope and gives their nodes no
+  /// observer, since nothing could ever invalidate them.
+  var expandsWithoutReads: Bool { get }
+
   /// The environment this node's children inherit; runs before ``makeChildren(_:)``, outside
   /// any tracking scope.
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues
@@ -48,6 +53,7 @@ extension PrimitiveView {
   func renderLine(_ node: ViewNode) -> String? { nil }
   var rendersChildren: Bool { true }
   var skipsWhenEqual: Bool { false }
+  var expandsWithoutReads: Bool { false }
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues {
     inherited
   }
@@ -82,10 +88,20 @@ enum IdentityComponent: Hashable, CustomStringConvertible {
     switch self {
     case .slot(let index): "\(index)"
     case .branch(let index): "b\(index)"
-    case .element(let id): "#\(id.base)"
-    case .duplicate(let id, let index): "#\(id.base)~\(index)"
-    case .explicit(let id): "id=\(id.base)"
+    case .element(let id): "#" + Self.describe(id)
+    case .duplicate(let id, let index): "#\(Self.describe(id))~\(index)"
+    case .explicit(let id): "id=" + Self.describe(id)
     }
+  }
+
+  /// `"\(id.base)"`, without the generic printing path for the common `Int` and `String` ids
+  /// (every mounted `ForEach` row builds its path from this).
+  private static func describe(_ id: AnyHashable) -> String {
+    let base = id.base
+    // Exact types only: a cast would also unwrap an optional id, which prints as `Optional(…)`.
+    if type(of: base) == Int.self, let int = base as? Int { return String(int) }
+    if type(of: base) == String.self, let string = base as? String { return string }
+    return "\(base)"
   }
 }
 

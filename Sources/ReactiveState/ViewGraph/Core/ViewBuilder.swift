@@ -88,4 +88,5 @@ public struct EmptyView: View, PrimitiveView {
   /// Creates an empty view.
   public init() {}
   func makeChildren(_ node: ViewNode) -> [ChildSpec] { [] }
+  var expandsWithoutReads: Bool { true }
 }

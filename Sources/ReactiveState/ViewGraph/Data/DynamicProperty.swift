@@ -19,17 +19,14 @@ protocol NodeOwnedProperty {}
 /// Finds dynamic properties with `Mirror` and links them to a node (no macros, no metadata pokes).
 @MainActor
 enum DynamicPropertyInstaller {
-  /// Per view type: does it have any dynamic property? Lets property-free views skip `Mirror`.
-  private static var hasProperties: [ObjectIdentifier: Bool] = [:]
-
   /// Links every dynamic property of `view` to `node`. Returns failure messages (empty on success).
   static func install(_ view: any View, in node: ViewNode) -> [String] {
-    let typeID = ObjectIdentifier(type(of: view))
-    if hasProperties[typeID] == false { return [] }
+    // Property-free view types skip `Mirror` after their first search.
+    if node.info.hasDynamicProperties == false { return [] }
     var slot = 0
     var failures: [String] = []
     visit(Mirror(reflecting: view), node: node, slot: &slot, failures: &failures)
-    hasProperties[typeID] = slot > 0
+    node.info.hasDynamicProperties = slot > 0
     return failures
   }
 

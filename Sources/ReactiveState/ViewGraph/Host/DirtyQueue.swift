@@ -1,27 +1,40 @@
 /// The views waiting to be re-evaluated, popped shallowest first (ties: mount order), so parents
 /// evaluate before their children. A binary heap with lazy deletion: entries of nodes that were
-/// evaluated or removed meanwhile are skipped when popped.
+/// evaluated or removed meanwhile are skipped when popped. Membership is the node's `isQueued`
+/// flag (a node belongs to one host, so to one queue).
 @MainActor
 struct DirtyQueue {
-  private var members: [ObjectIdentifier: ViewNode] = [:]
   private var heap: [ViewNode] = []
+  /// Number of queued nodes (flags set).
+  private var count = 0
 
-  var isEmpty: Bool { members.isEmpty }
-  var nodes: Dictionary<ObjectIdentifier, ViewNode>.Values { members.values }
+  var isEmpty: Bool { count == 0 }
+  /// The queued nodes, each once, in no particular order.
+  var nodes: [ViewNode] {
+    var seen: Set<ObjectIdentifier> = []
+    return heap.filter { $0.isQueued && seen.insert($0.id).inserted }
+  }
 
-  func contains(_ node: ViewNode) -> Bool { members[node.id] != nil }
+  func contains(_ node: ViewNode) -> Bool { node.isQueued }
 
   /// Adds `node`; returns false when it was already queued.
   mutating func insert(_ node: ViewNode) -> Bool {
-    guard members.updateValue(node, forKey: node.id) == nil else { return false }
+    guard !node.isQueued else { return false }
+    node.isQueued = true
+    count += 1
     push(node)
     return true
   }
 
-  mutating func remove(_ node: ViewNode) { members[node.id] = nil }
+  mutating func remove(_ node: ViewNode) {
+    guard node.isQueued else { return }
+    node.isQueued = false
+    count -= 1
+  }
 
   mutating func removeAll() {
-    members.removeAll()
+    for node in heap { node.isQueued = false }
+    count = 0
     heap.removeAll()
   }
 
@@ -31,7 +44,7 @@ struct DirtyQueue {
     -> ViewNode?
   {
     while let node = popHeap() {
-      guard members[node.id] === node else { continue }
+      guard node.isQueued else { continue }
       if isEligible(node) { return node }
       deferred.append(node)
     }
@@ -40,7 +53,7 @@ struct DirtyQueue {
 
   /// Re-offers nodes deferred by ``popShallowest(skipping:isEligible:)`` for the next pass.
   mutating func restart(with deferred: [ViewNode]) {
-    for node in deferred where members[node.id] === node { push(node) }
+    for node in deferred where node.isQueued { push(node) }
   }
 
   private static func precedes(_ a: ViewNode, _ b: ViewNode) -> Bool {

@@ -7,16 +7,21 @@
 /// The scheduler of one node's continuous observer: it never runs the re-evaluation itself but
 /// parks it by marking the node dirty, so the host evaluates it during its next update pass
 /// (parents first, each node at most once per pass). The evaluation consumes the queued run
-/// (`ContinuousObserver.runNow()`), so the parked work is dropped.
-final class NodeScheduler: ObservationScheduler {
+/// (`ContinuousObserver.runNow()`), so the parked work is dropped. As the observer's
+/// ``ObserverParking``, it is handed the observer rather than a closure (nothing to allocate).
+final class NodeScheduler: ObservationScheduler, ObserverParking {
   private let reference: WeakNodeReference
 
   init(_ reference: WeakNodeReference) { self.reference = reference }
 
-  func schedule(_ work: @escaping @Sendable () -> Void) {
+  func schedule(_ work: @escaping @Sendable () -> Void) { markNodeDirty() }
+
+  func park(_ observer: ContinuousObserver) { markNodeDirty() }
+
+  private func markNodeDirty() {
     let reference = reference
     if ViewGraphRuntime.isOnMainActor {
-      MainActor.assumeIsolated {
+      ViewGraphRuntime.assumeMainActor {
         NodeScheduler.invalidate(reference, cause: ViewGraphRuntime.currentCause)
       }
     } else {
@@ -29,36 +34,50 @@ final class NodeScheduler: ObservationScheduler {
   private static func invalidate(_ reference: WeakNodeReference, cause: UpdateCause?) {
     guard let node = reference.node, node.isLive else { return }
     // The key path is known now (the observer queued it); view-graph cells name themselves.
-    let resolved =
-      cause ?? node.observer?.queuedKeyPath.map { .modelProperty(ObservedKeyPath($0)) }
-      ?? .unknownProperty
+    var resolved = cause ?? .unknownProperty
+    // `if let`, not `Optional.map`: a closure here would check its main-actor isolation.
+    if cause == nil, let keyPath = node.observer?.queuedKeyPath {
+      resolved = .modelProperty(ObservedKeyPath(keyPath))
+    }
     node.host?.invalidate(node, cause: resolved)
   }
 }
 
+/// What one tracked run of a node does (see ``ViewNode/runTracked(force:_:)``). The node holds
+/// it for its observer's run, so an evaluation allocates no closure.
+enum NodeRun {
+  /// Evaluate the view's `body`; `cause` is what invalidated it.
+  case body(cause: UpdateCause)
+  /// Expand the built-in view (its `makeChildren`).
+  case expansion
+}
+
 extension ViewNode {
-  /// Runs `work` as this node's tracked evaluation: the first call creates the node's single
-  /// continuous observer (edges are reused across runs, cancelled at teardown); later calls
-  /// re-run it. Returns what `work` produced, or nil when the run was skipped (unless `force`:
-  /// only derived values it read were invalidated and they recomputed to equal values).
-  func runTracked(
-    force: Bool, _ work: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec]
-  ) -> [ChildSpec]? {
-    pendingWork = work
+  /// Performs `run` (through ``ViewHost/perform(_:of:event:)``) as this node's tracked
+  /// evaluation: the first call creates the node's single continuous observer (edges are reused
+  /// across runs, cancelled at teardown); later calls re-run it. Returns the children the run
+  /// produced, or nil when the run was skipped (unless `force`: only derived values it read
+  /// were invalidated and they recomputed to equal values).
+  func runTracked(force: Bool, _ run: NodeRun) -> [ChildSpec]? {
+    pendingRun = run
     defer {
-      pendingWork = nil
+      pendingRun = nil
     }
     if let observer {
       observer.runNow(force: force)
     } else {
       let reference = reference
+      let scheduler = NodeScheduler(reference)
       let observer = ContinuousObserver(
-        triggers: .willSet, scheduler: NodeScheduler(reference), label: "\(typeName).body",
+        triggers: .willSet, scheduler: scheduler, label: "\(typeName).body", parking: scheduler,
         parksRuns: true,
         body: .events { event in
-          MainActor.assumeIsolated {
-            guard let node = reference.node, let work = node.pendingWork else { return }
-            node.workResult = work(event)
+          // The body only runs inside `runNow`/`start` below, called on the main actor: with
+          // `parksRuns`, the engine hands every other run to the scheduler, which only parks it.
+          ViewGraphRuntime.assumeMainActor {
+            guard let node = reference.node, let run = node.pendingRun, let host = node.host
+            else { return }
+            node.workResult = host.perform(run, of: node, event: event)
           }
         })
       self.observer = observer

@@ -9,15 +9,54 @@
 /// always correct, only slower).
 @MainActor
 enum ViewEquality {
-  /// View types with a field that can never compare equal (a closure): skip `Mirror` for them.
-  private static var incomparableTypes: Set<ObjectIdentifier> = []
+  /// How values of one view type are compared, decided once per type (see ``ViewTypeInfo``).
+  enum Plan {
+    /// `==` on the unboxed values: the type is `Equatable` (and neither node-owned nor a
+    /// binding, which the general rules check first).
+    case equatable((any View, any View) -> Bool)
+    /// The general rules, field by field.
+    case memberwise
+  }
 
-  static func areKnownEqual(_ lhs: any View, _ rhs: any View) -> Bool {
-    let typeID = ObjectIdentifier(type(of: lhs))
-    if incomparableTypes.contains(typeID) { return false }
+  /// The plan for values of `type`: the first rule of ``equal(_:_:depth:sawClosure:)`` that
+  /// applies to a value of `type` decides it.
+  static func plan(for type: any View.Type) -> Plan {
+    if type is any NodeOwnedProperty.Type || type is any BindingComparable.Type {
+      return .memberwise
+    }
+    guard let equatable = type as? any Equatable.Type else { return .memberwise }
+    return .equatable(comparer(for: equatable))
+  }
+
+  private static func comparer<T: Equatable>(for type: T.Type) -> (any View, any View) -> Bool {
+    { lhs, rhs in equalValues(lhs, rhs, as: T.self) }
+  }
+
+  /// `lhs == rhs` as values of `T`; false when either is not a `T`. When the existentials hold
+  /// exactly `T` (always, for a struct view), the values are reinterpreted, not dynamically cast.
+  private static func equalValues<T: Equatable, L: View, R: View>(
+    _ lhs: L, _ rhs: R, as type: T.Type
+  ) -> Bool {
+    guard L.self == T.self, R.self == T.self else { return castEqual(lhs, rhs, as: T.self) }
+    return unsafeBitCast(lhs, to: T.self) == unsafeBitCast(rhs, to: T.self)
+  }
+
+  /// `lhs == rhs` through dynamic casts (a class view held as its superclass). Kept out of line:
+  /// inlined, its `Optional<T>` metadata would be fetched on the fast path too.
+  @inline(never)
+  private static func castEqual<T: Equatable>(_ lhs: Any, _ rhs: Any, as type: T.Type) -> Bool {
+    guard let lhs = lhs as? T, let rhs = rhs as? T else { return false }
+    return lhs == rhs
+  }
+
+  /// Whether `rhs` is known to equal `lhs`, a value of the type `info` describes.
+  static func areKnownEqual(_ lhs: any View, _ rhs: any View, info: ViewTypeInfo) -> Bool {
+    if info.isIncomparable { return false }
+    guard type(of: lhs) == type(of: rhs) else { return false }
+    if case .equatable(let equal) = info.equality { return equal(lhs, rhs) }
     var sawClosure = false
     let result = equal(lhs, rhs, depth: 0, sawClosure: &sawClosure)
-    if sawClosure { incomparableTypes.insert(typeID) }
+    if sawClosure { info.isIncomparable = true }
     return result
   }
 

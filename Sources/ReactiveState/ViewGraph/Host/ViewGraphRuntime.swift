@@ -22,6 +22,16 @@ enum ViewGraphRuntime {
     DispatchQueue.getSpecific(key: mainQueueKey) == true
   }
 
+  /// Runs `body` as main-actor code without `MainActor.assumeIsolated`'s runtime executor check
+  /// (about a thousand instructions per call). The caller must already know that it runs on the
+  /// main actor: it checked ``isOnMainActor``, or it is only ever called synchronously from
+  /// main-actor code.
+  @inline(__always)
+  nonisolated static func assumeMainActor<T>(_ body: @MainActor () -> T) -> T {
+    // A global actor's isolation is part of the function type only, not of its representation.
+    withoutActuallyEscaping(body) { body in unsafeBitCast(body, to: (() -> T).self)() }
+  }
+
   /// Runs `write` with `cause` attached to the invalidations it fires.
   static func withCause(_ cause: UpdateCause, _ write: () -> Void) {
     let outer = currentCause

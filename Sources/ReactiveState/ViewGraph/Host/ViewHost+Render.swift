@@ -24,7 +24,8 @@ extension ViewHost {
     var rendersChildren = true
     if let failure = node.failure {
       line = "⚠ \(node.typeName): \(failure)"
-    } else if let primitive = node.view as? any PrimitiveView {
+    } else if let primitiveType = node.info.primitive {
+      let primitive = primitiveType.unbox(node.view)
       if let attributed = node.leafView as? any AttributeCarrying,
         let attribute = attributed.renderedAttribute
       {

@@ -75,12 +75,14 @@ public final class ViewHost {
 
   var root: ViewNode!
   private var dirty = DirtyQueue()
-  private var evaluatedThisPass: Set<ObjectIdentifier> = []
+  /// Nodes evaluated since the last ``beginPass()`` carry this stamp.
+  private var passStamp = 1
   private var isFlushing = false
   private var actionDepth = 0
   private var flushScheduled = false
   private var nextSerial = 0
-  private var bodyCountsByType: [String: Int] = [:]
+  /// Body evaluations by view type (``bodyCount(_:)`` adds up types of the same name).
+  private var bodyCountsByType: [ObjectIdentifier: Int] = [:]
   /// Actions to run after the current pass (lifecycle, `onChange`, tasks), by phase.
   private var pendingEffects = EffectQueue()
   /// Tasks started by `.task` modifiers that have not finished, by serial.
@@ -96,7 +98,7 @@ public final class ViewHost {
     passCount = 1
     self.root = makeNode(root, component: .slot(0), parent: nil, environment: EnvironmentValues())
     evaluate(self.root, cause: .mount)
-    evaluatedThisPass = []
+    beginPass()
     if mode == .automatic { flush() }
   }
 
@@ -110,7 +112,10 @@ public final class ViewHost {
 
   /// Body evaluations of every view of type `type`, including identities that have ended.
   public func bodyCount<V: View>(_ type: V.Type) -> Int {
-    bodyCountsByType[ViewNode.shortName(of: type), default: 0]
+    let name = ViewNode.shortName(of: type)
+    return bodyCountsByType.reduce(0) { total, entry in
+      ViewTypeInfo.known(entry.key)?.name == name ? total + entry.value : total
+    }
   }
 
   /// Body evaluations of each live view of type `type`, in tree order.
@@ -171,18 +176,18 @@ public final class ViewHost {
         break
       }
       passCount += 1
-      evaluatedThisPass = []
+      beginPass()
       var deferred: [ViewNode] = []
       while let node = dirty.popShallowest(
-        skipping: &deferred, isEligible: { !evaluatedThisPass.contains($0.id) })
+        skipping: &deferred, isEligible: { !wasEvaluatedThisPass($0) })
       {
         evaluate(node, cause: node.pendingCause ?? .unknownProperty)
       }
       dirty.restart(with: deferred)
-      evaluatedThisPass = []
+      beginPass()
       runEffects()
     }
-    evaluatedThisPass = []
+    beginPass()
     pendingEffects.removeAll()
   }
 
@@ -201,6 +206,11 @@ public final class ViewHost {
       for effect in pendingEffects.takeAll() { effect() }
     }
   }
+
+  /// Forgets which nodes were evaluated: none counts as evaluated in this pass any more.
+  private func beginPass() { passStamp += 1 }
+
+  private func wasEvaluatedThisPass(_ node: ViewNode) -> Bool { node.passStamp == passStamp }
 
   // MARK: - Invalidation
 
@@ -260,12 +270,13 @@ public final class ViewHost {
   private func evaluate(_ node: ViewNode, cause: UpdateCause, newInput: Bool = false) {
     dirty.remove(node)
     node.pendingCause = nil
-    evaluatedThisPass.insert(node.id)
+    node.passStamp = passStamp
     let specs: [ChildSpec]?
     // A mount or new input from the parent always evaluates; a change parked by the node's
     // observer may be skipped by the equality cut-off of derived values it read.
     let force = newInput || cause == .mount || cause == .parentInput
-    if let primitive = node.view as? any PrimitiveView {
+    if let primitiveType = node.info.primitive {
+      let primitive = primitiveType.unbox(node.view)
       node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
       if cause != .mount, cause != .parentInput {
         // A built-in view's own reads invalidated it (a control's binding, a ForEach row
@@ -273,22 +284,17 @@ public final class ViewHost {
         updateLog.append(
           UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
       }
-      specs = tracked(node, force: force) { _ in primitive.makeChildren(node) }
+      if node.info.expandsWithoutReads {
+        specs = primitive.makeChildren(node)
+      } else {
+        specs = tracked(node, force: force, .expansion)
+      }
     } else {
       node.childEnvironment = node.environment
       let failures = DynamicPropertyInstaller.install(node.view, in: node)
       if failures.isEmpty {
         node.failure = nil
-        let view = node.view
-        specs = tracked(node, force: force) { [unowned self] event in
-          // A change made off the main actor arrives without a cause; the event names it.
-          var cause = cause
-          if cause == .unknownProperty, let keyPath = event.keyPath {
-            cause = .modelProperty(ObservedKeyPath(keyPath))
-          }
-          noteBodyEvaluation(node, cause: cause)
-          return [ChildSpec(component: .slot(0), view: evaluateBody(view))]
-        }
+        specs = tracked(node, force: force, .body(cause: cause))
       } else {
         node.failure = failures.joined(separator: "; ")
         for failure in failures { record(.missingEnvironmentObject, failure, node: node) }
@@ -302,21 +308,36 @@ public final class ViewHost {
   private func noteBodyEvaluation(_ node: ViewNode, cause: UpdateCause) {
     node.bodyCount += 1
     totalBodyEvaluations += 1
-    bodyCountsByType[node.typeName, default: 0] += 1
+    bodyCountsByType[node.typeID, default: 0] += 1
     bodyLog.append(node.typeName)
     updateLog.append(
       UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
   }
 
-  /// Runs `apply` as `node`'s tracked evaluation (its continuous observer's run).
-  private func tracked(
-    _ node: ViewNode, force: Bool,
-    _ apply: @escaping @MainActor (ObservationTracking.Event) -> [ChildSpec]
-  ) -> [ChildSpec]? {
+  /// Runs `run` as `node`'s tracked evaluation (its continuous observer's run).
+  private func tracked(_ node: ViewNode, force: Bool, _ run: NodeRun) -> [ChildSpec]? {
     let outer = ViewGraphRuntime.updatingNode
     ViewGraphRuntime.updatingNode = node
     defer { ViewGraphRuntime.updatingNode = outer }
-    return node.runTracked(force: force, apply)
+    return node.runTracked(force: force, run)
+  }
+
+  /// The work of one tracked run of `node` (called by its observer, inside the tracking scope):
+  /// evaluates its body or expands it, and returns its children.
+  func perform(_ run: NodeRun, of node: ViewNode, event: ObservationTracking.Event)
+    -> [ChildSpec]
+  {
+    switch run {
+    case .expansion:
+      return node.info.primitive?.unbox(node.view).makeChildren(node) ?? []
+    case .body(var cause):
+      // A change made off the main actor arrives without a cause; the event names it.
+      if cause == .unknownProperty, let keyPath = event.keyPath {
+        cause = .modelProperty(ObservedKeyPath(keyPath))
+      }
+      noteBodyEvaluation(node, cause: cause)
+      return [ChildSpec(component: .slot(0), view: evaluateBody(node.view))]
+    }
   }
 
   private struct ChildKey: Hashable {
@@ -327,6 +348,15 @@ public final class ViewHost {
   /// Matches `specs` to existing children by (identity component, concrete type): matches keep
   /// their state, the rest are torn down and new identities are mounted.
   private func reconcile(_ node: ViewNode, with specs: [ChildSpec]) {
+    if specs.isEmpty, node.children.isEmpty { return }
+    if specs.count == 1, node.children.count == 1, let child = node.children.first,
+      child.component == specs[0].component,
+      child.typeID == ObjectIdentifier(Swift.type(of: specs[0].view))
+    {
+      // The common case (a body's single child, kept): no key table needed.
+      update(child, of: node, to: specs[0])
+      return
+    }
     var existing: [ChildKey: ViewNode] = [:]
     for child in node.children {
       existing[ChildKey(component: child.component, type: child.typeID)] = child
@@ -336,7 +366,7 @@ public final class ViewHost {
     for spec in specs {
       let key = ChildKey(
         component: spec.component, type: ObjectIdentifier(Swift.type(of: spec.view)))
-      matches.append((spec, existing.removeValue(forKey: key)))
+      matches.append((spec, existing.isEmpty ? nil : existing.removeValue(forKey: key)))
     }
     for child in node.children
     where existing[ChildKey(component: child.component, type: child.typeID)] === child {
@@ -353,22 +383,28 @@ public final class ViewHost {
         continue
       }
       children.append(child)
-      child.environment = node.childEnvironment
-      let inputChanged =
-        child.isPrimitive && !child.skipsWhenEqual
-        || !ViewEquality.areKnownEqual(child.view, spec.view)
-      child.view = spec.view
-      let isDirty = dirty.contains(child)
-      guard inputChanged || isDirty else { continue }
-      if evaluatedThisPass.contains(child.id) {
-        markDirty(child, cause: .parentInput)
-      } else {
-        evaluate(
-          child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput,
-          newInput: inputChanged)
-      }
+      update(child, of: node, to: spec)
     }
     node.children = children
+  }
+
+  /// Gives a kept `child` its parent's new value and environment; re-evaluates it when the
+  /// value is not known to equal the previous one or the child is dirty.
+  private func update(_ child: ViewNode, of node: ViewNode, to spec: ChildSpec) {
+    child.environment = node.childEnvironment
+    let inputChanged =
+      child.isPrimitive && !child.skipsWhenEqual
+      || !ViewEquality.areKnownEqual(child.view, spec.view, info: child.info)
+    child.view = spec.view
+    let isDirty = dirty.contains(child)
+    guard inputChanged || isDirty else { return }
+    if wasEvaluatedThisPass(child) {
+      markDirty(child, cause: .parentInput)
+    } else {
+      evaluate(
+        child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput,
+        newInput: inputChanged)
+    }
   }
 
   func remove(_ node: ViewNode) {

@@ -5,11 +5,13 @@ final class ViewNode {
   weak var host: ViewHost?
   weak var parent: ViewNode?
   let component: IdentityComponent
-  let typeID: ObjectIdentifier
-  let typeName: String
-  let isPrimitive: Bool
+  /// What the host knows about the view's concrete type, which is fixed for the node's life.
+  let info: ViewTypeInfo
+  var typeID: ObjectIdentifier { info.typeID }
+  var typeName: String { info.name }
+  var isPrimitive: Bool { info.primitive != nil }
   /// A built-in leaf compared like a user view before re-expanding (see `PrimitiveView`).
-  let skipsWhenEqual: Bool
+  var skipsWhenEqual: Bool { info.skipsWhenEqual }
   let depth: Int
   /// Mount order; breaks ties between nodes of equal depth in the dirty queue.
   let serial: Int
@@ -24,6 +26,10 @@ final class ViewNode {
   /// Cells this node provides to its subtree (`.environment` modifiers), by key.
   var ownedEnvironmentCells: [ObjectIdentifier: EnvironmentCell] = [:]
   var isLive = true
+  /// The host's pass stamp when this node was last evaluated (see `ViewHost.beginPass()`).
+  var passStamp = 0
+  /// Whether the node is in its host's dirty queue (see `DirtyQueue`).
+  var isQueued = false
   /// Body evaluations of this identity.
   var bodyCount = 0
   /// A control's value as read at its last expansion (what the user would see).
@@ -38,7 +44,7 @@ final class ViewNode {
   /// Keeps ``observer`` alive; cancelled at teardown.
   var observationToken: ObservationToken?
   /// The evaluation the observer's next run performs, and its output.
-  var pendingWork: (@MainActor (ObservationTracking.Event) -> [ChildSpec])?
+  var pendingRun: NodeRun?
   var workResult: [ChildSpec]?
 
   init(
@@ -52,11 +58,7 @@ final class ViewNode {
     self.environment = environment
     self.childEnvironment = environment
     self.serial = serial
-    typeID = ObjectIdentifier(type(of: view))
-    typeName = ViewNode.shortName(of: type(of: view))
-    let primitive = view as? any PrimitiveView
-    isPrimitive = primitive != nil
-    skipsWhenEqual = primitive?.skipsWhenEqual ?? false
+    info = ViewTypeInfo.of(view)
     depth = (parent?.depth ?? -1) + 1
   }
 
@@ -65,7 +67,7 @@ final class ViewNode {
   /// The view for casts to concrete view types, or nil for an `Optional` wrapper node: Swift's
   /// dynamic casts look through optionals, so `Optional<Text>` would otherwise cast to `Text`
   /// and the same text or control would be found twice.
-  var leafView: (any View)? { view is any OptionalViewMarker ? nil : view }
+  var leafView: (any View)? { info.isOptional ? nil : view }
 
   /// Structural path from the root, e.g. `0:Root/0:VStack<…>/1:Row`. Fixed for the node's
   /// lifetime, so computed once.

@@ -3,6 +3,7 @@ public struct Rectangle: View, PrimitiveView {
   /// A rectangle.
   public init() {}
   func makeChildren(_ node: ViewNode) -> [ChildSpec] { [] }
+  var expandsWithoutReads: Bool { true }
   func renderLine(_ node: ViewNode) -> String? { "Rectangle" }
 }
 
@@ -12,6 +13,7 @@ public struct RoundedRectangle: View, PrimitiveView {
   /// A rounded rectangle with corners of `cornerRadius`.
   public init(cornerRadius: Double) { self.cornerRadius = cornerRadius }
   func makeChildren(_ node: ViewNode) -> [ChildSpec] { [] }
+  var expandsWithoutReads: Bool { true }
   func renderLine(_ node: ViewNode) -> String? { "RoundedRectangle cornerRadius=\(cornerRadius)" }
 }
 
@@ -20,6 +22,7 @@ public struct Circle: View, PrimitiveView {
   /// A circle.
   public init() {}
   func makeChildren(_ node: ViewNode) -> [ChildSpec] { [] }
+  var expandsWithoutReads: Bool { true }
   func renderLine(_ node: ViewNode) -> String? { "Circle" }
 }
 
@@ -28,6 +31,7 @@ public struct Capsule: View, PrimitiveView {
   /// A capsule.
   public init() {}
   func makeChildren(_ node: ViewNode) -> [ChildSpec] { [] }
+  var expandsWithoutReads: Bool { true }
   func renderLine(_ node: ViewNode) -> String? { "Capsule" }
 }
 
@@ -56,5 +60,6 @@ public struct Color: View, PrimitiveView, Hashable, Sendable, CustomStringConver
   /// The name.
   public nonisolated var description: String { name }
   func makeChildren(_ node: ViewNode) -> [ChildSpec] { [] }
+  var expandsWithoutReads: Bool { true }
   func renderLine(_ node: ViewNode) -> String? { "Color \(name)" }
 }

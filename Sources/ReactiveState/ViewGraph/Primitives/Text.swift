@@ -11,6 +11,7 @@ public struct Text: View, PrimitiveView, Equatable {
 
   func makeChildren(_ node: ViewNode) -> [ChildSpec] { [] }
   var skipsWhenEqual: Bool { true }
+  var expandsWithoutReads: Bool { true }
   func renderLine(_ node: ViewNode) -> String? { "Text \(quoted(content))" }
 }
 

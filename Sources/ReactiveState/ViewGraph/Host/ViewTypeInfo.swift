@@ -1,0 +1,60 @@
+/// What the host needs to know about one concrete view type, computed once per type and shared
+/// by every node of that type, so evaluations need no runtime protocol-conformance lookups.
+///
+/// Every answer depends only on the type: a node's type never changes (reconciliation matches
+/// children by concrete type), and the casts cached here give the same result for every value
+/// of a type. Each specialisation of a generic view has its own metadata, hence its own entry.
+@MainActor
+final class ViewTypeInfo {
+  /// The cache key: the view's concrete type.
+  let typeID: ObjectIdentifier
+  /// The type name without module qualification, generic arguments kept.
+  let name: String
+  /// The type's `PrimitiveView` conformance, nil for a view with a `body`.
+  let primitive: (any PrimitiveView.Type)?
+  /// A built-in leaf compared like a user view before re-expanding (see `PrimitiveView`).
+  let skipsWhenEqual: Bool
+  /// A built-in leaf expanded without tracking or observer (see `PrimitiveView`).
+  let expandsWithoutReads: Bool
+  /// True for `Optional` views (see ``ViewNode/leafView``).
+  let isOptional: Bool
+  /// How two values of the type are compared by ``ViewEquality``.
+  let equality: ViewEquality.Plan
+  /// Whether the type has dynamic properties (`@State`, `@Environment`, …); nil until the
+  /// first install searched it.
+  var hasDynamicProperties: Bool?
+  /// Set once a memberwise comparison met a field that never compares equal (a closure).
+  var isIncomparable = false
+
+  private init(_ view: any View) {
+    let type = Swift.type(of: view)
+    typeID = ObjectIdentifier(type)
+    name = String(describing: type)
+    primitive = type as? any PrimitiveView.Type
+    let primitiveValue = view as? any PrimitiveView
+    skipsWhenEqual = primitiveValue?.skipsWhenEqual ?? false
+    expandsWithoutReads = primitiveValue?.expandsWithoutReads ?? false
+    isOptional = type is any OptionalViewMarker.Type
+    equality = ViewEquality.plan(for: type)
+  }
+
+  private static var cache: [ObjectIdentifier: ViewTypeInfo] = [:]
+
+  /// The info of `view`'s concrete type (created at first use).
+  static func of(_ view: any View) -> ViewTypeInfo {
+    let id = ObjectIdentifier(Swift.type(of: view))
+    if let info = cache[id] { return info }
+    let info = ViewTypeInfo(view)
+    cache[id] = info
+    return info
+  }
+
+  /// The info of the type identified by `id`, if a value of it was seen.
+  static func known(_ id: ObjectIdentifier) -> ViewTypeInfo? { cache[id] }
+}
+
+extension PrimitiveView {
+  /// `view` as this type, for calls through a cached ``ViewTypeInfo/primitive`` metatype.
+  /// `view`'s dynamic type must be `Self`.
+  static func unbox(_ view: any View) -> Self { view as! Self }
+}
