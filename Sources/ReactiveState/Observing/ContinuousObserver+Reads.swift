@@ -1,6 +1,33 @@
 /// How a running ``ContinuousObserver`` records what it reads: reusing last run's links in
 /// order, reading singly while it may park, and keeping the derived values it read.
 extension ContinuousObserver {
+  /// One run of the body, reading singly when the observer parks and has no links; returns
+  /// whether the run wrote an observed property on this thread.
+  @inline(__always)
+  func runBody(kind: ObservationTracking.Event.Kind, keyPath: borrowing AnyKeyPath?) -> Bool {
+    cursor = nil
+    derivedInputs.restart()
+    readsSingleSource = parksInSlots && firstDependency == nil
+    singleSource = nil
+    let checkedOut = ObserverScopeStack.checkOut(for: self)
+    let wrote = checkedOut._withUnsafeGuaranteedRef { scope in
+      scope.reset()
+      scope.wroteDuringRun = false
+      scope.begin()
+      if hasEventBody {
+        eventBody.unsafelyUnwrapped(
+          ObservationTracking.Event(kind: kind, keyPath: copy keyPath, canceller: self))
+      } else {
+        plainBody()
+      }
+      scope.end()
+      return scope.wroteDuringRun
+    }
+    ObserverScopeStack.checkIn(checkedOut)
+    derivedInputs.trim()
+    return wrote
+  }
+
   /// Records a read during a run (called through the thread's current scope).
   @inline(__always)
   func track(_ slot: SourceNode, stamp: UInt64, hadNestedScope: Bool) {

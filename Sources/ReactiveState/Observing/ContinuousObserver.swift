@@ -42,7 +42,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// The plain body (a no-op for an event body); kept apart from `eventBody` so a plain
   /// re-run calls a stored closure without copying it out of an enum.
   let plainBody: @Sendable () -> Void
-  private let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
+  let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
   private let triggers: ObservationTracking.Options
   let scheduler: (any ObservationScheduler)?
   /// `scheduler` when it parks whole observers (no closure per delivery): an ``ObservedValues``
@@ -301,33 +301,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       GraphLock.unlock()
     }
     if owesRelease { Unmanaged.passUnretained(self).release() }
-  }
-
-  /// One run of the body, reading singly when the observer parks and has no links; returns
-  /// whether the run wrote an observed property on this thread.
-  @inline(__always)
-  func runBody(kind: ObservationTracking.Event.Kind, keyPath: borrowing AnyKeyPath?) -> Bool {
-    cursor = nil
-    derivedInputs.restart()
-    readsSingleSource = parksInSlots && firstDependency == nil
-    singleSource = nil
-    let checkedOut = ObserverScopeStack.checkOut(for: self)
-    let wrote = checkedOut._withUnsafeGuaranteedRef { scope in
-      scope.reset()
-      scope.wroteDuringRun = false
-      scope.begin()
-      if hasEventBody {
-        eventBody.unsafelyUnwrapped(
-          ObservationTracking.Event(kind: kind, keyPath: copy keyPath, canceller: self))
-      } else {
-        plainBody()
-      }
-      scope.end()
-      return scope.wroteDuringRun
-    }
-    ObserverScopeStack.checkIn(checkedOut)
-    derivedInputs.trim()
-    return wrote
   }
 
   /// Runs the body until a run ends with nothing pending. `ranOnce`: the caller already ran
