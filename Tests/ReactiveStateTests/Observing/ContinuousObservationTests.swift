@@ -248,12 +248,12 @@ import Testing
     let trials = Reliability.count("REACTIVESTATE_WAVE_TRIALS", default: 40, sanitizedDivisor: 4)
     var stale = 0
     for trial in 0..<trials {
-      let model = HandModel()
-      let doubled = Computed { model.a * 2 }
+      let model = ReactiveProbeModel()  // lock-guarded storage: writers race
+      let doubled = Computed { model.value * 2 }
       let seen = (0..<3).map { _ in LockedBox(-1) }
       let tokens = [
-        observe { seen[0].value = model.a },
-        observe { seen[1].value = model.a + model.b * 0 },
+        observe { seen[0].value = model.value },
+        observe { seen[1].value = model.value + model.other },
         observe { seen[2].value = doubled.value / 2 },
       ]
       let threads = DispatchGroup()
@@ -263,11 +263,11 @@ import Testing
           for step in 0..<300 {
             let value = trial * 1_000_000 + step * 10 + writer
             switch (step + writer) % 3 {
-            case 0: withTransaction { for k in 0..<5 { model.a = value * 8 + k } }
-            case 1: model.a = value * 8
+            case 0: withTransaction { for k in 0..<5 { model.value = value * 8 + k } }
+            case 1: model.value = value * 8
             default:
-              let passing = observe { _ = model.a }
-              model.a = value * 8 + 1
+              let passing = observe { _ = model.value }
+              model.value = value * 8 + 1
               passing.cancel()
             }
           }
@@ -275,7 +275,7 @@ import Testing
         }
       }
       threads.wait()
-      let final = model.a  // outside any tracking scope
+      let final = model.value  // outside any tracking scope
       stale += seen.filter { $0.value != final }.count
       withExtendedLifetime(tokens) {}
     }
