@@ -14,8 +14,9 @@ enum ChangePropagation {
   /// A `didSet` walk is skipped when nothing has consumed a change since this source's last
   /// `didSet` walk (same ``ObservationWave``) and no subscriber was linked since: every
   /// subscriber it reached then is still queued or dirty, so a batch of writes to one source
-  /// walks its subscribers once, and the later writes do not take the graph lock (see
-  /// ``SourceNode/hasCurrentDidSetWalk``). (Not for a source with derived subscribers, see
+  /// walks its subscribers once, and the later writes do not even call this (see
+  /// ``SourceNode/hasCurrentDidSetWalk``); a write racing with a walk in progress or a new
+  /// link checks again here, under the lock. (Not for a source with derived subscribers, see
   /// below.)
   ///
   /// `parked`: a registration a property slot held outside the graph (see
@@ -28,12 +29,6 @@ enum ChangePropagation {
     _ source: SourceNode, _ event: SourceEvent,
     firstCalling parked: UnsafeMutableRawPointer? = nil
   ) {
-    // The repeated writes of a batch skip without the lock; one racing with a walk in
-    // progress or a new link waits for the lock and checks again.
-    if event == .didSet && source.hasCurrentDidSetWalk {
-      if let parked { PropertySlot.runParked(parked, at: event) }
-      return
-    }
     var queue = DeliveryQueue()
     GraphLock.lock()
     if event == .didSet

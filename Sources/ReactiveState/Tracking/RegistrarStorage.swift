@@ -259,7 +259,8 @@ final class RegistrarStorage: @unchecked Sendable {
   private func announce(
     _ event: SourceEvent, of slot: PropertySlot, toGraph: Bool, parked: UnsafeMutableRawPointer?
   ) {
-    if toGraph {
+    // The repeated writes of a batch find the last walk current: no lock, no call.
+    if toGraph && !(event == .didSet && slot.hasCurrentDidSetWalk) {
       ChangePropagation.notify(slot, event, firstCalling: parked)
     } else if let parked {
       PropertySlot.runParked(parked, at: event)
