@@ -4,11 +4,11 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-/// Per-thread state of the tracking engine. Swift has no thread-local storage, and
-/// `pthread_getspecific` costs a call; an initial-exec `_Thread_local` is a single load.
 /// How many nested observer runs reuse the thread's tracking scopes (deeper ones allocate).
 #define RS_OBSERVER_SCOPE_LIMIT 32
 
+/// Per-thread state of the tracking engine. Swift has no thread-local storage, and
+/// `pthread_getspecific` costs a call; an initial-exec `_Thread_local` is a single load.
 typedef struct rs_thread_state {
   /// The innermost active tracking scope on this thread (an unretained Swift object), or NULL.
   void *_Nullable scope;
@@ -111,7 +111,6 @@ static inline void rs_full_fence(void) {
 extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));
 
 static inline rs_thread_state *_Nonnull rs_current_thread(void) { return &rs_thread; }
-
 
 static inline void *_Nullable rs_current_scope(void) { return rs_thread.scope; }
 

@@ -7,8 +7,8 @@ import CReactiveState
 #endif
 
 /// Releases the objects a thread keeps in its thread-local state for reuse (the spare
-/// ``AccessList``, pooled ``OneShotObserver``s, observers' tracking scopes, the transaction bookkeeping) when the thread
-/// exits, so short-lived threads leak nothing.
+/// ``AccessList``, pooled ``OneShotObserver``s, observers' tracking scopes, the transaction
+/// bookkeeping) when the thread exits, so short-lived threads leak nothing.
 enum ThreadCaches {
   /// A pthread key whose destructor runs at the exit of every thread that set a value.
   private static let exitKey: pthread_key_t = {
