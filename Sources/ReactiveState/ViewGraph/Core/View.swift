@@ -36,12 +36,14 @@ protocol PrimitiveView {
 
   /// True for leaf views cheap to compare (a control holding a title and a binding): an equal
   /// new value skips re-expansion, so a frequently re-evaluated parent does not re-arm the
-  /// control's tracking each time. Containers are always re-expanded.
+  /// control's tracking each time. Containers are always re-expanded. Must be the same for
+  /// every value of a type: the host reads it once per type (``ViewTypeInfo``).
   var skipsWhenEqual: Bool { get }
 
   /// True for leaves whose ``makeChildren(_:)`` reads nothing and returns no children (text,
   /// shapes): the host expands them outside any tracking scope and gives their nodes no
-  /// observer, since nothing could ever invalidate them.
+  /// observer, since nothing could ever invalidate them. Must be the same for every value of
+  /// a type, like ``skipsWhenEqual``.
   var expandsWithoutReads: Bool { get }
 
   /// The environment this node's children inherit; runs before ``makeChildren(_:)``, outside
