@@ -6,8 +6,10 @@ final class StateCell<Value>: Observable {
   private var storage: Value
   /// False once the identity ended: later writes (from captured bindings or closures) are dropped.
   var isLive = true
-  private weak var node: ViewNode?
-  /// The host, kept apart from the node so a write after the identity ended can be reported.
+  /// The host, to report writes; `weak` because a captured binding can keep the cell after the
+  /// host is gone. The cell keeps no reference to its node: ``isLive`` says whether the identity
+  /// lasts (a node freed without teardown belongs to a freed host), and the node's name is
+  /// copied.
   private weak var host: ViewHost?
   private let label: String
   private let viewName: String
@@ -15,7 +17,6 @@ final class StateCell<Value>: Observable {
 
   init(_ initial: Value, node: ViewNode, label: String) {
     storage = initial
-    self.node = node
     self.host = node.host
     self.label = label
     viewName = node.typeName
@@ -31,7 +32,7 @@ final class StateCell<Value>: Observable {
   /// Writes `newValue` unless the identity ended, a view update is running (a runtime issue) or
   /// the value is equal to the current one.
   func set(_ newValue: Value) {
-    guard isLive, let node, let host = node.host else {
+    guard isLive, let host else {
       host?.recordIssue(
         .writeToEndedIdentity,
         "\(viewName).\(label) was written after its view's identity ended (a captured binding "
@@ -43,14 +44,14 @@ final class StateCell<Value>: Observable {
     if let updating = ViewGraphRuntime.updatingNode {
       host.record(
         .stateWriteDuringUpdate,
-        "Modifying state during view update: \(node.typeName).\(label) written while "
+        "Modifying state during view update: \(viewName).\(label) written while "
           + "\(updating.typeName) was being evaluated; the write was dropped. To fix: write "
           + "state from an action, onAppear, onChange or task, not from body",
         node: updating)
       return
     }
     if ValueEquality.knownEqual(storage, newValue) == true { return }
-    ViewGraphRuntime.withCause(.state(view: node.typeName, property: label)) {
+    ViewGraphRuntime.withCause(.state(view: viewName, property: label)) {
       registrar.withMutation(of: self, keyPath: \.value) { storage = newValue }
     }
   }
