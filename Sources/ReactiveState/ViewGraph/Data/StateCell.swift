@@ -4,6 +4,10 @@
 final class StateCell<Value>: Observable {
   private let registrar = ObservationRegistrar()
   private var storage: Value
+  /// The registrar's slot for ``value``, filled at the first tracked read or observed write.
+  /// `\.value` of a generic class has no constant key path: without the token, every read
+  /// would instantiate the key path at run time to find the slot.
+  private var valueToken = _ObservedPropertyToken()
   /// False once the identity ended: later writes (from captured bindings or closures) are dropped.
   var isLive = true
   /// The host, to report writes; `weak` because a captured binding can keep the cell after the
@@ -25,8 +29,18 @@ final class StateCell<Value>: Observable {
 
   /// The current value; reading it inside a body makes that body depend on it.
   var value: Value {
-    registrar.access(self, keyPath: \.value)
+    registrar._access(self, keyPath: \.value, token: filledValueToken())
     return storage
+  }
+
+  /// ``valueToken``, filled first if empty. Called only inside a tracking scope (the token
+  /// argument of `_access` is evaluated there), where the untokened read would have created
+  /// the slot too.
+  private func filledValueToken() -> _ObservedPropertyToken {
+    if !valueToken.isFilled {
+      valueToken.slot = registrar.storage.slot(site: nil, keyPath: { \StateCell.value })
+    }
+    return valueToken
   }
 
   /// Writes `newValue` unless the identity ended, a view update is running (a runtime issue) or
@@ -52,7 +66,10 @@ final class StateCell<Value>: Observable {
     }
     if ValueEquality.knownEqual(storage, newValue) == true { return }
     ViewGraphRuntime.withCause(.state(view: viewName, property: label)) {
-      registrar.withMutation(of: self, keyPath: \.value) { storage = newValue }
+      // A local copy: observers notified during the write may read the cell, and so the token.
+      var token = valueToken
+      registrar._withMutation(of: self, keyPath: \.value, token: &token) { storage = newValue }
+      valueToken = token
     }
   }
 }
