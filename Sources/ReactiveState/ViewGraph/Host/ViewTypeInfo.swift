@@ -20,9 +20,9 @@ final class ViewTypeInfo {
   let isOptional: Bool
   /// How two values of the type are compared by ``ViewEquality``.
   let equality: ViewEquality.Plan
-  /// Whether the type has dynamic properties (`@State`, `@Environment`, …); nil until the
+  /// Where the type's dynamic properties (`@State`, `@Environment`, …) are; nil until the
   /// first install searched it.
-  var hasDynamicProperties: Bool?
+  var dynamicProperties: DynamicPropertyPlan?
   /// Set once a memberwise comparison met a field that never compares equal (a closure).
   var isIncomparable = false
 
