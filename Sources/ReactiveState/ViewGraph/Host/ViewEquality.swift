@@ -14,17 +14,21 @@ enum ViewEquality {
     /// `==` on the unboxed values: the type is `Equatable` (and neither node-owned nor a
     /// binding, which the general rules check first).
     case equatable((any View, any View) -> Bool)
-    /// The general rules, field by field.
-    case memberwise
+    /// The general rules, field by field, after comparing bits when identical bits imply
+    /// equality (see ``IdenticalBits``).
+    case memberwise(bitsFirst: Bool)
   }
 
-  /// The plan for values of `type`: the first rule of ``equal(_:_:depth:sawClosure:)`` that
-  /// applies to a value of `type` decides it.
-  static func plan(for type: any View.Type) -> Plan {
+  /// The plan for values of the type of `view`: the first rule of
+  /// ``equal(_:_:depth:sawClosure:)`` that applies to a value of the type decides it.
+  static func plan(for view: any View) -> Plan {
+    let type = Swift.type(of: view)
     if type is any NodeOwnedProperty.Type || type is any BindingComparable.Type {
-      return .memberwise
+      return .memberwise(bitsFirst: false)
     }
-    guard let equatable = type as? any Equatable.Type else { return .memberwise }
+    guard let equatable = type as? any Equatable.Type else {
+      return .memberwise(bitsFirst: IdenticalBits.implyEquality(for: view))
+    }
     return .equatable(comparer(for: equatable))
   }
 
@@ -53,7 +57,11 @@ enum ViewEquality {
   static func areKnownEqual(_ lhs: any View, _ rhs: any View, info: ViewTypeInfo) -> Bool {
     if info.isIncomparable { return false }
     guard type(of: lhs) == type(of: rhs) else { return false }
-    if case .equatable(let equal) = info.equality { return equal(lhs, rhs) }
+    switch info.equality {
+    case .equatable(let equal): return equal(lhs, rhs)
+    case .memberwise(let bitsFirst):
+      if bitsFirst, IdenticalBits.areIdentical(lhs, rhs) { return true }
+    }
     var sawClosure = false
     let result = equal(lhs, rhs, depth: 0, sawClosure: &sawClosure)
     if sawClosure { info.isIncomparable = true }

@@ -35,7 +35,7 @@ final class ViewTypeInfo {
     skipsWhenEqual = primitiveValue?.skipsWhenEqual ?? false
     expandsWithoutReads = primitiveValue?.expandsWithoutReads ?? false
     isOptional = type is any OptionalViewMarker.Type
-    equality = ViewEquality.plan(for: type)
+    equality = ViewEquality.plan(for: view)
   }
 
   private static var cache: [ObjectIdentifier: ViewTypeInfo] = [:]
