@@ -63,26 +63,29 @@ public final class ViewHost {
   public var maxPassesPerFlush = 16
   /// Runtime issues recorded so far, oldest first.
   public private(set) var issues: [RuntimeIssue] = []
+  // The bookkeeping written on every evaluation is `@exclusivity(unchecked)`, as the hot fields
+  // of `ViewNode` are: each access is instantaneous or spans only host code that does not touch
+  // the same field (a `DirtyQueue` call calls back only to read pass stamps).
   /// Every body evaluation so far with its cause, oldest first ("why did this update"), plus
   /// re-expansions of built-in views (controls, `ForEach`) invalidated by their own reads.
-  public private(set) var updateLog: [UpdateRecord] = []
+  @exclusivity(unchecked) public private(set) var updateLog: [UpdateRecord] = []
   /// Type names of evaluated bodies, in evaluation order.
-  public private(set) var bodyLog: [String] = []
+  @exclusivity(unchecked) public private(set) var bodyLog: [String] = []
   /// Total number of body evaluations so far.
-  public private(set) var totalBodyEvaluations = 0
+  @exclusivity(unchecked) public private(set) var totalBodyEvaluations = 0
   /// Number of update passes run so far (mounting counts as one).
   public private(set) var passCount = 0
 
   var root: ViewNode!
-  private var dirty = DirtyQueue()
+  @exclusivity(unchecked) private var dirty = DirtyQueue()
   /// Nodes evaluated since the last ``beginPass()`` carry this stamp.
-  private var passStamp = 1
+  @exclusivity(unchecked) private var passStamp = 1
   private var isFlushing = false
   private var actionDepth = 0
   private var flushScheduled = false
   private var nextSerial = 0
   /// Body evaluations by view type (``bodyCount(_:)`` adds up types of the same name).
-  private var bodyCountsByType: [ObjectIdentifier: Int] = [:]
+  @exclusivity(unchecked) private var bodyCountsByType: [ObjectIdentifier: Int] = [:]
   /// Actions to run after the current pass (lifecycle, `onChange`, tasks), by phase.
   private var pendingEffects = EffectQueue()
   /// Tasks started by `.task` modifiers that have not finished, by serial.
