@@ -21,7 +21,7 @@ final class NodeScheduler: ObservationScheduler, ObserverParking {
   private func markNodeDirty() {
     let reference = reference
     if ViewGraphRuntime.isOnMainActor {
-      ViewGraphRuntime.assumeMainActor {
+      ViewGraphRuntime.assumeMainActor(reference) { reference in
         NodeScheduler.invalidate(reference, cause: ViewGraphRuntime.currentCause)
       }
     } else {
