@@ -84,8 +84,9 @@ public final class ViewHost {
   private var actionDepth = 0
   private var flushScheduled = false
   private var nextSerial = 0
-  /// Body evaluations by view type (``bodyCount(_:)`` adds up types of the same name).
-  @exclusivity(unchecked) private var bodyCountsByType: [ObjectIdentifier: Int] = [:]
+  /// Body evaluations by view type, indexed by ``ViewTypeInfo/ordinal`` (``bodyCount(_:)`` adds
+  /// up types of the same name).
+  @exclusivity(unchecked) private var bodyCountsByType: [Int] = []
   /// Actions to run after the current pass (lifecycle, `onChange`, tasks), by phase.
   private var pendingEffects = EffectQueue()
   /// Tasks started by `.task` modifiers that have not finished, by serial.
@@ -116,9 +117,12 @@ public final class ViewHost {
   /// Body evaluations of every view of type `type`, including identities that have ended.
   public func bodyCount<V: View>(_ type: V.Type) -> Int {
     let name = ViewNode.shortName(of: type)
-    return bodyCountsByType.reduce(0) { total, entry in
-      ViewTypeInfo.known(entry.key)?.name == name ? total + entry.value : total
+    var total = 0
+    for (ordinal, count) in bodyCountsByType.enumerated()
+    where count > 0 && ViewTypeInfo.known(ordinal: ordinal).name == name {
+      total += count
     }
+    return total
   }
 
   /// Body evaluations of each live view of type `type`, in tree order.
@@ -141,7 +145,7 @@ public final class ViewHost {
   public func resetCounts() {
     bodyLog = []
     updateLog = []
-    bodyCountsByType = [:]
+    bodyCountsByType = []
     totalBodyEvaluations = 0
     for node in allNodes() { node.bodyCount = 0 }
   }
@@ -311,7 +315,11 @@ public final class ViewHost {
   private func noteBodyEvaluation(_ node: ViewNode, cause: UpdateCause) {
     node.bodyCount += 1
     totalBodyEvaluations += 1
-    bodyCountsByType[node.typeID, default: 0] += 1
+    let ordinal = node.info.ordinal
+    if ordinal >= bodyCountsByType.count {
+      bodyCountsByType += repeatElement(0, count: ordinal + 1 - bodyCountsByType.count)
+    }
+    bodyCountsByType[ordinal] += 1
     bodyLog.append(node.typeName)
     updateLog.append(
       UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
