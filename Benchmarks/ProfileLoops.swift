@@ -95,12 +95,15 @@ enum ProfileLoops {
           host.flush()
         }
       }
-    case "viewgraph-parent-reeval":
+    case "viewgraph-parent-reeval", "viewgraph-state-parent-reeval":
       // 1,000 rows under a parent re-evaluated `count` times; every row compares equal.
       MainActor.assumeIsolated {
         let header = BenchRowModel(0)
         let models = (0..<1_000).map(BenchRowModel.init)
-        let host = ViewHost(BenchHeaderList(header: header, models: models), mode: .manual)
+        let host =
+          name == "viewgraph-parent-reeval"
+          ? ViewHost(BenchHeaderList(header: header, models: models), mode: .manual)
+          : ViewHost(BenchHeaderStateList(header: header, models: models), mode: .manual)
         for _ in 0..<count {
           header.value &+= 1
           host.flush()

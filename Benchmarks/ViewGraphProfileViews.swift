@@ -40,3 +40,16 @@ struct BenchLabeledRow: View {
   let index: Int
   var body: some View { Text("\(title) \(index) \(model.value)") }
 }
+
+/// As ``BenchHeaderList``, with ``BenchStateRow``s: a `@State` property's storage handle is new
+/// in every value, so rows are compared field by field.
+struct BenchHeaderStateList: View {
+  let header: BenchRowModel
+  let models: [BenchRowModel]
+  var body: some View {
+    VStack {
+      Text("header \(header.value)")
+      List(models.indices, id: \.self) { index in BenchStateRow(model: models[index]) }
+    }
+  }
+}
