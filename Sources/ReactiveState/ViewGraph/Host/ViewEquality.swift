@@ -15,8 +15,8 @@ enum ViewEquality {
     /// binding, which the general rules check first).
     case equatable((any View, any View) -> Bool)
     /// The general rules, field by field, after comparing bits when identical bits imply
-    /// equality (see ``IdenticalBits``).
-    case memberwise(bitsFirst: Bool)
+    /// equality (see ``IdenticalBits``). For a struct, `fields` holds each field's rule.
+    case memberwise(bitsFirst: Bool, fields: [FieldRule]?)
   }
 
   /// The plan for values of the type of `view`: the first rule of
@@ -24,10 +24,14 @@ enum ViewEquality {
   static func plan(for view: any View) -> Plan {
     let type = Swift.type(of: view)
     if type is any NodeOwnedProperty.Type || type is any BindingComparable.Type {
-      return .memberwise(bitsFirst: false)
+      return .memberwise(bitsFirst: false, fields: nil)
     }
     guard let equatable = type as? any Equatable.Type else {
-      return .memberwise(bitsFirst: IdenticalBits.implyEquality(for: view))
+      let mirror = Mirror(reflecting: view)
+      let isStruct = mirror.displayStyle == .struct && !(type is AnyClass)
+      return .memberwise(
+        bitsFirst: IdenticalBits.implyEquality(for: view),
+        fields: isStruct ? FieldRule.rules(for: mirror) : nil)
     }
     return .equatable(comparer(for: equatable))
   }
@@ -59,8 +63,14 @@ enum ViewEquality {
     guard type(of: lhs) == type(of: rhs) else { return false }
     switch info.equality {
     case .equatable(let equal): return equal(lhs, rhs)
-    case .memberwise(let bitsFirst):
+    case .memberwise(let bitsFirst, let fields):
       if bitsFirst, IdenticalBits.areIdentical(lhs, rhs) { return true }
+      if let fields {
+        var sawClosure = false
+        let result = fieldsEqual(lhs, rhs, fields, sawClosure: &sawClosure)
+        if sawClosure { info.isIncomparable = true }
+        return result
+      }
     }
     var sawClosure = false
     let result = equal(lhs, rhs, depth: 0, sawClosure: &sawClosure)
@@ -87,6 +97,23 @@ enum ViewEquality {
       if depth == 1, !(type(of: lhs) is AnyClass) { sawClosure = true }
       return false
     }
+  }
+
+  /// ``childrenEqual(_:_:depth:sawClosure:)`` for two struct values of the same type, each field
+  /// compared by its planned rule when it applies. Labels and counts need no check: the type
+  /// is the same.
+  private static func fieldsEqual(
+    _ lhs: any View, _ rhs: any View, _ fields: [FieldRule], sawClosure: inout Bool
+  ) -> Bool {
+    let left = Mirror(reflecting: lhs).children
+    let right = Mirror(reflecting: rhs).children
+    for ((l, r), rule) in zip(zip(left, right), fields) {
+      let known = rule.compare(l.value, r.value)
+      guard known ?? equal(l.value, r.value, depth: 1, sawClosure: &sawClosure) else {
+        return false
+      }
+    }
+    return true
   }
 
   private static func childrenEqual(
