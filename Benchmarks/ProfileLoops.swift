@@ -85,6 +85,30 @@ enum ProfileLoops {
           consume(ViewHost(BenchList(models: models), mode: .manual).nodeCount)
         }
       }
+    case "viewgraph-state-reeval":
+      // As viewgraph-reeval, with a `@State` property in every row.
+      MainActor.assumeIsolated {
+        let models = (0..<1_000).map(BenchRowModel.init)
+        let host = ViewHost(BenchStateList(models: models), mode: .manual)
+        for _ in 0..<count {
+          for model in models { model.value &+= 1 }
+          host.flush()
+        }
+      }
+    case "viewgraph-parent-reeval", "viewgraph-state-parent-reeval":
+      // 1,000 rows under a parent re-evaluated `count` times; every row compares equal.
+      MainActor.assumeIsolated {
+        let header = BenchRowModel(0)
+        let models = (0..<1_000).map(BenchRowModel.init)
+        let host =
+          name == "viewgraph-parent-reeval"
+          ? ViewHost(BenchHeaderList(header: header, models: models), mode: .manual)
+          : ViewHost(BenchHeaderStateList(header: header, models: models), mode: .manual)
+        for _ in 0..<count {
+          header.value &+= 1
+          host.flush()
+        }
+      }
     case "tracked-continuous":
       let tracked = TrackedCounter()
       let token = observe { _ = tracked.count }

@@ -1,3 +1,4 @@
+import Dispatch
 import ReactiveState
 import Testing
 
@@ -94,5 +95,40 @@ import Testing
     }
     #expect(weakModel == nil)
     #expect(registry.liveCount == 0)
+  }
+
+  /// A row with `@State` that hands out a binding to it.
+  struct Counter: View {
+    let model: HandModel
+    let capture: (Binding<Int>) -> Void
+    @State private var count = 0
+
+    var body: some View {
+      capture($count)
+      return Text("a=\(model.a) count=\(count)")
+    }
+  }
+
+  /// Nodes reference their host and parent without retaining them, and callbacks reach nodes
+  /// through a reference the node clears when it is freed: callbacks that outlive a dropped
+  /// host must find nothing to update.
+  @Test func callbacksOutlivingADroppedHostFindItsNodesGone() async {
+    let model = HandModel()
+    weak var weakHost: ViewHost?
+    var captured: Binding<Int>?
+    do {
+      let host = ViewHost(Counter(model: model, capture: { captured = $0 }), mode: .manual)
+      weakHost = host
+      #expect(host.texts == ["a=0 count=0"])
+      // The main actor waits while the model changes on another thread, so the invalidation's
+      // hop to the main actor is still queued when the host is dropped.
+      DispatchQueue.global().sync { model.a = 1 }
+    }
+    #expect(weakHost == nil)
+    for _ in 0..<5 { await Task.yield() }
+    let binding = captured
+    binding?.wrappedValue = 3
+    #expect(binding?.wrappedValue == 0, "the write reached no identity")
+    model.a = 2
   }
 }

@@ -81,6 +81,29 @@ import Testing
     #expect(host.texts == ["count 1 at 3"])
   }
 
+  struct MixedProperties: View {
+    @State private var before = 10
+    var counter = Counter()
+    @State private var after = 20
+    var body: some View {
+      VStack {
+        Button("before \(before)") { before += 1 }
+        Button("count \(counter.count)") { counter.count += 1 }
+        Button("after \(after)") { after += 1 }
+      }
+    }
+  }
+
+  /// Slots are numbered depth first: the nested `@State` sits between its neighbours, and each
+  /// keeps its value across re-evaluations.
+  @Test func nestedDynamicPropertiesKeepTheirOwnSlots() throws {
+    let host = ViewHost(MixedProperties().environment(\.level, 3))
+    try host.tap("count 0")
+    try host.tap("after 20")
+    try host.tap("count 1")
+    #expect(host.texts == ["before 10", "count 2", "after 21"])
+  }
+
   struct Chain: View {
     @Binding var pair: Pair
     var body: some View { Text("\(pair.first) \(pair.second)") }

@@ -35,7 +35,7 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
       if let count = seen.updateValue(1, forKey: elementID) {
         seen[elementID] = count + 1
         component = .duplicate(key, count)
-        node.host?.record(
+        node.host.record(
           .duplicateID,
           "ForEach: the ID \(key.base) occurs more than once; later rows get fresh state. "
             + "To fix: give every element a unique id",

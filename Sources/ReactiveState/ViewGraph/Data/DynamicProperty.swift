@@ -17,31 +17,49 @@ protocol InstallableProperty {
 protocol NodeOwnedProperty {}
 
 /// Finds dynamic properties with `Mirror` and links them to a node (no macros, no metadata pokes).
+///
+/// Where a type's dynamic properties are among its stored properties is the same for every
+/// value of the type, so it is searched once per type (``DynamicPropertyPlan``); each install
+/// then reads only those children of the value's `Mirror`, in the plan's order (depth first,
+/// which numbers the node's slots).
 @MainActor
 enum DynamicPropertyInstaller {
   /// Links every dynamic property of `view` to `node`. Returns failure messages (empty on success).
   static func install(_ view: any View, in node: ViewNode) -> [String] {
-    // Property-free view types skip `Mirror` after their first search.
-    if node.info.hasDynamicProperties == false { return [] }
+    let plan: DynamicPropertyPlan
+    if let known = node.info.dynamicProperties {
+      // Property-free view types skip `Mirror` after their first search.
+      if known.isEmpty { return [] }
+      plan = known
+    } else {
+      plan = DynamicPropertyPlan.of(Mirror(reflecting: view))
+      node.info.dynamicProperties = plan
+      if plan.isEmpty { return [] }
+    }
     var slot = 0
     var failures: [String] = []
-    visit(Mirror(reflecting: view), node: node, slot: &slot, failures: &failures)
-    node.info.hasDynamicProperties = slot > 0
+    install(plan, from: Mirror(reflecting: view), node: node, slot: &slot, failures: &failures)
     return failures
   }
 
-  private static func visit(
-    _ mirror: Mirror, node: ViewNode, slot: inout Int, failures: inout [String]
+  private static func install(
+    _ plan: DynamicPropertyPlan, from mirror: Mirror, node: ViewNode, slot: inout Int,
+    failures: inout [String]
   ) {
-    for child in mirror.children {
-      if let property = child.value as? any InstallableProperty {
-        let label = (child.label ?? "?").drop { $0 == "_" }
-        if let failure = property.install(in: node, slot: slot, label: String(label)) {
+    let children = mirror.children
+    for entry in plan.entries {
+      let value = children[children.index(children.startIndex, offsetBy: entry.child)].value
+      switch entry.kind {
+      case .installable(let label):
+        if let property = value as? any InstallableProperty,
+          let failure = property.install(in: node, slot: slot, label: label)
+        {
           failures.append(failure)
         }
         slot += 1
-      } else if child.value is any DynamicProperty {
-        visit(Mirror(reflecting: child.value), node: node, slot: &slot, failures: &failures)
+      case .nested(let nested):
+        install(
+          nested, from: Mirror(reflecting: value), node: node, slot: &slot, failures: &failures)
       }
     }
   }

@@ -4,10 +4,16 @@
 final class StateCell<Value>: Observable {
   private let registrar = ObservationRegistrar()
   private var storage: Value
+  /// The registrar's slot for ``value``, filled at the first tracked read or observed write.
+  /// `\.value` of a generic class has no constant key path: without the token, every read
+  /// would instantiate the key path at run time to find the slot.
+  private var valueToken = _ObservedPropertyToken()
   /// False once the identity ended: later writes (from captured bindings or closures) are dropped.
   var isLive = true
-  private weak var node: ViewNode?
-  /// The host, kept apart from the node so a write after the identity ended can be reported.
+  /// The host, to report writes; `weak` because a captured binding can keep the cell after the
+  /// host is gone. The cell keeps no reference to its node: ``isLive`` says whether the identity
+  /// lasts (a node freed without teardown belongs to a freed host), and the node's name is
+  /// copied.
   private weak var host: ViewHost?
   private let label: String
   private let viewName: String
@@ -15,7 +21,6 @@ final class StateCell<Value>: Observable {
 
   init(_ initial: Value, node: ViewNode, label: String) {
     storage = initial
-    self.node = node
     self.host = node.host
     self.label = label
     viewName = node.typeName
@@ -24,14 +29,24 @@ final class StateCell<Value>: Observable {
 
   /// The current value; reading it inside a body makes that body depend on it.
   var value: Value {
-    registrar.access(self, keyPath: \.value)
+    registrar._access(self, keyPath: \.value, token: filledValueToken())
     return storage
+  }
+
+  /// ``valueToken``, filled first if empty. Called only inside a tracking scope (the token
+  /// argument of `_access` is evaluated there), where the untokened read would have created
+  /// the slot too.
+  private func filledValueToken() -> _ObservedPropertyToken {
+    if !valueToken.isFilled {
+      valueToken.slot = registrar.storage.slot(site: nil, keyPath: { \StateCell.value })
+    }
+    return valueToken
   }
 
   /// Writes `newValue` unless the identity ended, a view update is running (a runtime issue) or
   /// the value is equal to the current one.
   func set(_ newValue: Value) {
-    guard isLive, let node, let host = node.host else {
+    guard isLive, let host else {
       host?.recordIssue(
         .writeToEndedIdentity,
         "\(viewName).\(label) was written after its view's identity ended (a captured binding "
@@ -43,15 +58,18 @@ final class StateCell<Value>: Observable {
     if let updating = ViewGraphRuntime.updatingNode {
       host.record(
         .stateWriteDuringUpdate,
-        "Modifying state during view update: \(node.typeName).\(label) written while "
+        "Modifying state during view update: \(viewName).\(label) written while "
           + "\(updating.typeName) was being evaluated; the write was dropped. To fix: write "
           + "state from an action, onAppear, onChange or task, not from body",
         node: updating)
       return
     }
     if ValueEquality.knownEqual(storage, newValue) == true { return }
-    ViewGraphRuntime.withCause(.state(view: node.typeName, property: label)) {
-      registrar.withMutation(of: self, keyPath: \.value) { storage = newValue }
+    ViewGraphRuntime.withCause(.state(view: viewName, property: label)) {
+      // A local copy: observers notified during the write may read the cell, and so the token.
+      var token = valueToken
+      registrar._withMutation(of: self, keyPath: \.value, token: &token) { storage = newValue }
+      valueToken = token
     }
   }
 }

@@ -21,7 +21,7 @@ final class NodeScheduler: ObservationScheduler, ObserverParking {
   private func markNodeDirty() {
     let reference = reference
     if ViewGraphRuntime.isOnMainActor {
-      ViewGraphRuntime.assumeMainActor {
+      ViewGraphRuntime.assumeMainActor(reference) { reference in
         NodeScheduler.invalidate(reference, cause: ViewGraphRuntime.currentCause)
       }
     } else {
@@ -39,7 +39,7 @@ final class NodeScheduler: ObservationScheduler, ObserverParking {
     if cause == nil, let keyPath = node.observer?.queuedKeyPath {
       resolved = .modelProperty(ObservedKeyPath(keyPath))
     }
-    node.host?.invalidate(node, cause: resolved)
+    node.host.invalidate(node, cause: resolved)
   }
 }
 
@@ -75,9 +75,8 @@ extension ViewNode {
           // The body only runs inside `runNow`/`start` below, called on the main actor: with
           // `parksRuns`, the engine hands every other run to the scheduler, which only parks it.
           ViewGraphRuntime.assumeMainActor {
-            guard let node = reference.node, let run = node.pendingRun, let host = node.host
-            else { return }
-            node.workResult = host.perform(run, of: node, event: event)
+            guard let node = reference.node, let run = node.pendingRun else { return }
+            node.workResult = node.host.perform(run, of: node, event: event)
           }
         })
       self.observer = observer

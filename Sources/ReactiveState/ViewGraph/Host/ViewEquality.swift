@@ -14,17 +14,25 @@ enum ViewEquality {
     /// `==` on the unboxed values: the type is `Equatable` (and neither node-owned nor a
     /// binding, which the general rules check first).
     case equatable((any View, any View) -> Bool)
-    /// The general rules, field by field.
-    case memberwise
+    /// The general rules, field by field, after comparing bits when identical bits imply
+    /// equality (see ``IdenticalBits``). For a struct, `fields` holds each field's rule.
+    case memberwise(bitsFirst: Bool, fields: [FieldRule]?)
   }
 
-  /// The plan for values of `type`: the first rule of ``equal(_:_:depth:sawClosure:)`` that
-  /// applies to a value of `type` decides it.
-  static func plan(for type: any View.Type) -> Plan {
+  /// The plan for values of the type of `view`: the first rule of
+  /// ``equal(_:_:depth:sawClosure:)`` that applies to a value of the type decides it.
+  static func plan(for view: any View) -> Plan {
+    let type = Swift.type(of: view)
     if type is any NodeOwnedProperty.Type || type is any BindingComparable.Type {
-      return .memberwise
+      return .memberwise(bitsFirst: false, fields: nil)
     }
-    guard let equatable = type as? any Equatable.Type else { return .memberwise }
+    guard let equatable = type as? any Equatable.Type else {
+      let mirror = Mirror(reflecting: view)
+      let isStruct = mirror.displayStyle == .struct && !(type is AnyClass)
+      return .memberwise(
+        bitsFirst: IdenticalBits.implyEquality(for: view),
+        fields: isStruct ? FieldRule.rules(for: mirror) : nil)
+    }
     return .equatable(comparer(for: equatable))
   }
 
@@ -53,7 +61,17 @@ enum ViewEquality {
   static func areKnownEqual(_ lhs: any View, _ rhs: any View, info: ViewTypeInfo) -> Bool {
     if info.isIncomparable { return false }
     guard type(of: lhs) == type(of: rhs) else { return false }
-    if case .equatable(let equal) = info.equality { return equal(lhs, rhs) }
+    switch info.equality {
+    case .equatable(let equal): return equal(lhs, rhs)
+    case .memberwise(let bitsFirst, let fields):
+      if bitsFirst, IdenticalBits.areIdentical(lhs, rhs) { return true }
+      if let fields {
+        var sawClosure = false
+        let result = fieldsEqual(lhs, rhs, fields, sawClosure: &sawClosure)
+        if sawClosure { info.isIncomparable = true }
+        return result
+      }
+    }
     var sawClosure = false
     let result = equal(lhs, rhs, depth: 0, sawClosure: &sawClosure)
     if sawClosure { info.isIncomparable = true }
@@ -79,6 +97,23 @@ enum ViewEquality {
       if depth == 1, !(type(of: lhs) is AnyClass) { sawClosure = true }
       return false
     }
+  }
+
+  /// ``childrenEqual(_:_:depth:sawClosure:)`` for two struct values of the same type, each field
+  /// compared by its planned rule when it applies. Labels and counts need no check: the type
+  /// is the same.
+  private static func fieldsEqual(
+    _ lhs: any View, _ rhs: any View, _ fields: [FieldRule], sawClosure: inout Bool
+  ) -> Bool {
+    let left = Mirror(reflecting: lhs).children
+    let right = Mirror(reflecting: rhs).children
+    for ((l, r), rule) in zip(zip(left, right), fields) {
+      let known = rule.compare(l.value, r.value)
+      guard known ?? equal(l.value, r.value, depth: 1, sawClosure: &sawClosure) else {
+        return false
+      }
+    }
+    return true
   }
 
   private static func childrenEqual(

@@ -32,6 +32,17 @@ enum ViewGraphRuntime {
     withoutActuallyEscaping(body) { body in unsafeBitCast(body, to: (() -> T).self)() }
   }
 
+  /// ``assumeMainActor(_:)`` for a `body` that receives its input as `argument`: a closure that
+  /// captures nothing has no context, so none is allocated per call.
+  @inline(__always)
+  nonisolated static func assumeMainActor<Argument, T>(
+    _ argument: Argument, _ body: @MainActor (Argument) -> T
+  ) -> T {
+    withoutActuallyEscaping(body) { body in
+      unsafeBitCast(body, to: ((Argument) -> T).self)(argument)
+    }
+  }
+
   /// Runs `write` with `cause` attached to the invalidations it fires.
   static func withCause(_ cause: UpdateCause, _ write: () -> Void) {
     let outer = currentCause

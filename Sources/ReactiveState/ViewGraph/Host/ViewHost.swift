@@ -63,26 +63,30 @@ public final class ViewHost {
   public var maxPassesPerFlush = 16
   /// Runtime issues recorded so far, oldest first.
   public private(set) var issues: [RuntimeIssue] = []
+  // The bookkeeping written on every evaluation is `@exclusivity(unchecked)`, as the hot fields
+  // of `ViewNode` are: each access is instantaneous or spans only host code that does not touch
+  // the same field (a `DirtyQueue` call calls back only to read pass stamps).
   /// Every body evaluation so far with its cause, oldest first ("why did this update"), plus
   /// re-expansions of built-in views (controls, `ForEach`) invalidated by their own reads.
-  public private(set) var updateLog: [UpdateRecord] = []
+  @exclusivity(unchecked) public private(set) var updateLog: [UpdateRecord] = []
   /// Type names of evaluated bodies, in evaluation order.
-  public private(set) var bodyLog: [String] = []
+  @exclusivity(unchecked) public private(set) var bodyLog: [String] = []
   /// Total number of body evaluations so far.
-  public private(set) var totalBodyEvaluations = 0
+  @exclusivity(unchecked) public private(set) var totalBodyEvaluations = 0
   /// Number of update passes run so far (mounting counts as one).
   public private(set) var passCount = 0
 
   var root: ViewNode!
-  private var dirty = DirtyQueue()
+  @exclusivity(unchecked) private var dirty = DirtyQueue()
   /// Nodes evaluated since the last ``beginPass()`` carry this stamp.
-  private var passStamp = 1
+  @exclusivity(unchecked) private var passStamp = 1
   private var isFlushing = false
   private var actionDepth = 0
   private var flushScheduled = false
   private var nextSerial = 0
-  /// Body evaluations by view type (``bodyCount(_:)`` adds up types of the same name).
-  private var bodyCountsByType: [ObjectIdentifier: Int] = [:]
+  /// Body evaluations by view type, indexed by ``ViewTypeInfo/ordinal`` (``bodyCount(_:)`` adds
+  /// up types of the same name).
+  @exclusivity(unchecked) private var bodyCountsByType: [Int] = []
   /// Actions to run after the current pass (lifecycle, `onChange`, tasks), by phase.
   private var pendingEffects = EffectQueue()
   /// Tasks started by `.task` modifiers that have not finished, by serial.
@@ -113,9 +117,12 @@ public final class ViewHost {
   /// Body evaluations of every view of type `type`, including identities that have ended.
   public func bodyCount<V: View>(_ type: V.Type) -> Int {
     let name = ViewNode.shortName(of: type)
-    return bodyCountsByType.reduce(0) { total, entry in
-      ViewTypeInfo.known(entry.key)?.name == name ? total + entry.value : total
+    var total = 0
+    for (ordinal, count) in bodyCountsByType.enumerated()
+    where count > 0 && ViewTypeInfo.known(ordinal: ordinal).name == name {
+      total += count
     }
+    return total
   }
 
   /// Body evaluations of each live view of type `type`, in tree order.
@@ -138,7 +145,7 @@ public final class ViewHost {
   public func resetCounts() {
     bodyLog = []
     updateLog = []
-    bodyCountsByType = [:]
+    bodyCountsByType = []
     totalBodyEvaluations = 0
     for node in allNodes() { node.bodyCount = 0 }
   }
@@ -308,7 +315,11 @@ public final class ViewHost {
   private func noteBodyEvaluation(_ node: ViewNode, cause: UpdateCause) {
     node.bodyCount += 1
     totalBodyEvaluations += 1
-    bodyCountsByType[node.typeID, default: 0] += 1
+    let ordinal = node.info.ordinal
+    if ordinal >= bodyCountsByType.count {
+      bodyCountsByType += repeatElement(0, count: ordinal + 1 - bodyCountsByType.count)
+    }
+    bodyCountsByType[ordinal] += 1
     bodyLog.append(node.typeName)
     updateLog.append(
       UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))

@@ -1,9 +1,29 @@
 /// One mounted view identity: the last view value its parent produced, the storage of its
 /// dynamic properties, its environment and its children. Lives until its identity ends.
+///
+/// The fields read or written on every evaluation are `@exclusivity(unchecked)`: only the host
+/// accesses them, on the main actor, and no access to one of them can overlap another access
+/// to the same field (a body or an expansion cannot re-enter the host's update of its node:
+/// `flush()` is not re-entrant and a host is unreachable during its `init`). The run-time
+/// exclusivity check they skip cost about a tenth of a re-evaluation.
 @MainActor
 final class ViewNode {
-  weak var host: ViewHost?
-  weak var parent: ViewNode?
+  /// The host that mounted the node.
+  ///
+  /// Not `weak`: a weak reference gives the host a side table, and every strong retain or
+  /// release of an object with one takes the runtime's slow path. A node never outlives its
+  /// host: only the host's tree (`root`, `children`), its dirty queue and the runtime's
+  /// current node (set during the host's own evaluation) hold nodes strongly; callbacks that
+  /// may outlive a node capture its ``reference`` instead. So the host is alive whenever a node
+  /// is reachable, and the reference needs no retain.
+  unowned(unsafe) let host: ViewHost
+  /// The parent node: nil for the root, and cleared by ``teardown()``.
+  ///
+  /// Not `weak` (see ``host``): a parent holds its children in ``children`` until it removes
+  /// them, and removal tears them down, which clears this reference. A node that is not torn
+  /// down is in its parent's `children`, or its host is being deallocated without `close()`
+  /// (its nodes are freed top-down, and nothing reads `parent` while they are).
+  unowned(unsafe) private(set) var parent: ViewNode?
   let component: IdentityComponent
   /// What the host knows about the view's concrete type, which is fixed for the node's life.
   let info: ViewTypeInfo
@@ -15,30 +35,38 @@ final class ViewNode {
   let depth: Int
   /// Mount order; breaks ties between nodes of equal depth in the dirty queue.
   let serial: Int
-  var view: any View
+  @exclusivity(unchecked) var view: any View
   var children: [ViewNode] = []
   /// Dynamic-property storage by ordinal (`StateCell`s).
   var slots: [Int: AnyObject] = [:]
   /// What this node's own dynamic properties read.
-  var environment: EnvironmentValues
+  @exclusivity(unchecked) var environment: EnvironmentValues
   /// What this node's children inherit (differs from `environment` under `.environment`).
-  var childEnvironment: EnvironmentValues
+  @exclusivity(unchecked) var childEnvironment: EnvironmentValues
   /// Cells this node provides to its subtree (`.environment` modifiers), by key.
   var ownedEnvironmentCells: [ObjectIdentifier: EnvironmentCell] = [:]
   var isLive = true
   /// The host's pass stamp when this node was last evaluated (see `ViewHost.beginPass()`).
-  var passStamp = 0
+  @exclusivity(unchecked) var passStamp = 0
   /// Whether the node is in its host's dirty queue (see `DirtyQueue`).
-  var isQueued = false
+  @exclusivity(unchecked) var isQueued = false
   /// Body evaluations of this identity.
-  var bodyCount = 0
+  @exclusivity(unchecked) var bodyCount = 0
   /// A control's value as read at its last expansion (what the user would see).
   var controlValue: String?
   /// Why the body could not be evaluated (a missing environment object), if so.
   var failure: String?
   /// Why the node is dirty, recorded by the first invalidation of the current batch.
-  var pendingCause: UpdateCause?
-  lazy var reference = WeakNodeReference(self)
+  @exclusivity(unchecked) var pendingCause: UpdateCause?
+  /// A zeroing reference to this node for callbacks that may outlive it (see
+  /// ``WeakNodeReference``), created at first use.
+  var reference: WeakNodeReference {
+    if let referenceIfCreated { return referenceIfCreated }
+    let created = WeakNodeReference(self)
+    referenceIfCreated = created
+    return created
+  }
+  private var referenceIfCreated: WeakNodeReference?
   /// The node's single continuous observer (see `runTracked`), created at first evaluation.
   var observer: ContinuousObserver?
   /// Keeps ``observer`` alive; cancelled at teardown.
@@ -62,6 +90,13 @@ final class ViewNode {
     depth = (parent?.depth ?? -1) + 1
   }
 
+  // Nodes are released on the main actor (by their host, its queue or a parent, all main-actor
+  // state), where every read of a `WeakNodeReference` happens, so clearing it here races with
+  // no read.
+  deinit {
+    referenceIfCreated?.node = nil
+  }
+
   var id: ObjectIdentifier { ObjectIdentifier(self) }
 
   /// The view for casts to concrete view types, or nil for an `Optional` wrapper node: Swift's
@@ -80,6 +115,7 @@ final class ViewNode {
   /// Ends the identity: storage stops accepting writes, subscriptions are ignored from now on.
   func teardown() {
     isLive = false
+    parent = nil
     observationToken?.cancel()
     for slot in slots.values {
       (slot as? any KillableCell)?.kill()
@@ -112,9 +148,16 @@ extension StateCell: KillableCell {
   func kill() { isLive = false }
 }
 
-/// A sendable weak reference to a node, captured by `onChange` callbacks.
+/// A reference to a node that reads nil once the node is deallocated, captured by callbacks
+/// that may outlive the node (its observer and scheduler, `.task` starts, legacy
+/// subscriptions).
+///
+/// It zeroes by hand instead of being `weak`: `ViewNode.deinit` clears it. A Swift weak
+/// reference would give every observed node a side table, which slows every strong retain and
+/// release of the node. Read it on the main actor only (nodes are released there).
 @MainActor
 final class WeakNodeReference {
-  weak var node: ViewNode?
+  /// The node while it is allocated, then nil.
+  nonisolated(unsafe) unowned(unsafe) var node: ViewNode?
   init(_ node: ViewNode) { self.node = node }
 }

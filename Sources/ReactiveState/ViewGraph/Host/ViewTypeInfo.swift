@@ -8,6 +8,9 @@
 final class ViewTypeInfo {
   /// The cache key: the view's concrete type.
   let typeID: ObjectIdentifier
+  /// The type's position in creation order among all cached types: a dense index, so a host
+  /// can count evaluations per type in an array (see ``ViewTypeInfo/known(ordinal:)``).
+  let ordinal: Int
   /// The type name without module qualification, generic arguments kept.
   let name: String
   /// The type's `PrimitiveView` conformance, nil for a view with a `body`.
@@ -20,25 +23,27 @@ final class ViewTypeInfo {
   let isOptional: Bool
   /// How two values of the type are compared by ``ViewEquality``.
   let equality: ViewEquality.Plan
-  /// Whether the type has dynamic properties (`@State`, `@Environment`, …); nil until the
+  /// Where the type's dynamic properties (`@State`, `@Environment`, …) are; nil until the
   /// first install searched it.
-  var hasDynamicProperties: Bool?
+  var dynamicProperties: DynamicPropertyPlan?
   /// Set once a memberwise comparison met a field that never compares equal (a closure).
   var isIncomparable = false
 
   private init(_ view: any View) {
     let type = Swift.type(of: view)
     typeID = ObjectIdentifier(type)
+    ordinal = Self.byOrdinal.count
     name = String(describing: type)
     primitive = type as? any PrimitiveView.Type
     let primitiveValue = view as? any PrimitiveView
     skipsWhenEqual = primitiveValue?.skipsWhenEqual ?? false
     expandsWithoutReads = primitiveValue?.expandsWithoutReads ?? false
     isOptional = type is any OptionalViewMarker.Type
-    equality = ViewEquality.plan(for: type)
+    equality = ViewEquality.plan(for: view)
   }
 
   private static var cache: [ObjectIdentifier: ViewTypeInfo] = [:]
+  private static var byOrdinal: [ViewTypeInfo] = []
 
   /// The info of `view`'s concrete type (created at first use).
   static func of(_ view: any View) -> ViewTypeInfo {
@@ -46,11 +51,12 @@ final class ViewTypeInfo {
     if let info = cache[id] { return info }
     let info = ViewTypeInfo(view)
     cache[id] = info
+    byOrdinal.append(info)
     return info
   }
 
-  /// The info of the type identified by `id`, if a value of it was seen.
-  static func known(_ id: ObjectIdentifier) -> ViewTypeInfo? { cache[id] }
+  /// The info whose ``ordinal`` is `ordinal` (which must be one handed out).
+  static func known(ordinal: Int) -> ViewTypeInfo { byOrdinal[ordinal] }
 }
 
 extension PrimitiveView {

@@ -41,7 +41,8 @@ final class LegacySubscription: KillableCell {
   }
 
   private static func objectWillChange(_ reference: WeakNodeReference, _ typeName: String) {
-    guard let node = reference.node, node.isLive, let host = node.host else { return }
+    guard let node = reference.node, node.isLive else { return }
+    let host = node.host
     if let updating = ViewGraphRuntime.updatingNode {
       host.record(
         .objectWillChangeDuringUpdate,

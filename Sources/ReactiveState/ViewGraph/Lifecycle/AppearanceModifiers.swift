@@ -10,7 +10,7 @@ public struct OnAppearView<Content: View>: View, PrimitiveView {
     let lifecycle = node.lifecycle
     if !lifecycle.hasAppeared {
       lifecycle.hasAppeared = true
-      node.host?.enqueueEffect(.appear, action)
+      node.host.enqueueEffect(.appear, action)
     }
     return [ChildSpec(component: .slot(0), view: content)]
   }

@@ -24,13 +24,15 @@ extension ViewNode {
   /// Queues the post-pass effects of this identity ending: its `onDisappear`, then (in the
   /// task phase) the cancellation of its task.
   func queueEndOfLifeEffects() {
-    guard let lifecycle = slots[-2] as? NodeLifecycle, let host else { return }
+    guard let lifecycle = slots[-2] as? NodeLifecycle else { return }
     if lifecycle.hasAppeared, let disappear = lifecycle.disappear {
       host.enqueueEffect(.disappear, disappear)
     }
     if let serial = lifecycle.taskSerial {
       lifecycle.taskSerial = nil
-      host.enqueueEffect(.task) { [weak host] in host?.cancelTask(serial) }
+      // Effects live in the host's queue and run from its `runEffects()`, so the host outlives
+      // this closure: no weak reference (which would give the host a side table).
+      host.enqueueEffect(.task) { [unowned(unsafe) host] in host.cancelTask(serial) }
     }
   }
 }

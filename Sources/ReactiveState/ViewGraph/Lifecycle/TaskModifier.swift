@@ -24,8 +24,9 @@ public struct TaskView<Content: View, ID: Equatable>: View, PrimitiveView {
       lifecycle.taskID = id
       let (action, priority) = (action, priority)
       let reference = node.reference
-      node.host?.enqueueEffect(.task) {
-        guard let node = reference.node, node.isLive, let host = node.host else { return }
+      node.host.enqueueEffect(.task) {
+        guard let node = reference.node, node.isLive else { return }
+        let host = node.host
         if let running = node.lifecycle.taskSerial { host.cancelTask(running) }
         node.lifecycle.taskSerial = host.startTask(priority: priority, action)
       }

@@ -18,11 +18,11 @@ public struct OnChangeView<Content: View, Value: Equatable>: View, PrimitiveView
     if let previous = box.previous {
       if previous != value {
         let (old, new, action) = (previous, value, action)
-        node.host?.enqueueEffect { action(old, new) }
+        node.host.enqueueEffect { action(old, new) }
       }
     } else if initial {
       let (new, action) = (value, action)
-      node.host?.enqueueEffect { action(new, new) }
+      node.host.enqueueEffect { action(new, new) }
     }
     box.previous = value
     return [ChildSpec(component: .slot(0), view: content)]

@@ -20,7 +20,7 @@ public struct SheetView<Content: View, Sheet: View>: View, PrimitiveView {
     state.dismiss.action = reset
     let current = presented()
     if let shown = state.shownID, shown != current?.id, let onDismiss {
-      node.host?.enqueueEffect(.change, onDismiss)
+      node.host.enqueueEffect(.change, onDismiss)
     }
     state.shownID = current?.id
     if let current {

@@ -18,7 +18,7 @@ extension ControlView {
   /// The concatenated `Text` contents below `node` (a control's label content).
   func labelText(_ node: ViewNode) -> String {
     var texts: [String] = []
-    node.host?.forEachNode(under: node) { descendant in
+    node.host.forEachNode(under: node) { descendant in
       if let text = descendant.leafView as? Text { texts.append(text.content) }
     }
     return texts.joined(separator: " ")
