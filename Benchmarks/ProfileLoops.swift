@@ -70,14 +70,7 @@ enum ProfileLoops {
       withExtendedLifetime(token) {}
     case "viewgraph-reeval":
       // 1,000 mounted rows, all dirtied and flushed `count` times.
-      MainActor.assumeIsolated {
-        let models = (0..<1_000).map(BenchRowModel.init)
-        let host = ViewHost(BenchList(models: models), mode: .manual)
-        for _ in 0..<count {
-          for model in models { model.value &+= 1 }
-          host.flush()
-        }
-      }
+      MainActor.assumeIsolated { reevaluateRows(count: count, in: BenchList.init) }
     case "viewgraph-mount":
       MainActor.assumeIsolated {
         for _ in 0..<count {
@@ -87,14 +80,7 @@ enum ProfileLoops {
       }
     case "viewgraph-state-reeval":
       // As viewgraph-reeval, with a `@State` property in every row.
-      MainActor.assumeIsolated {
-        let models = (0..<1_000).map(BenchRowModel.init)
-        let host = ViewHost(BenchStateList(models: models), mode: .manual)
-        for _ in 0..<count {
-          for model in models { model.value &+= 1 }
-          host.flush()
-        }
-      }
+      MainActor.assumeIsolated { reevaluateRows(count: count, in: BenchStateList.init) }
     case "viewgraph-parent-reeval", "viewgraph-state-parent-reeval":
       // 1,000 rows under a parent re-evaluated `count` times; every row compares equal.
       MainActor.assumeIsolated {
@@ -102,8 +88,14 @@ enum ProfileLoops {
         let models = (0..<1_000).map(BenchRowModel.init)
         let host =
           name == "viewgraph-parent-reeval"
-          ? ViewHost(BenchHeaderList(header: header, models: models), mode: .manual)
-          : ViewHost(BenchHeaderStateList(header: header, models: models), mode: .manual)
+          ? ViewHost(
+            BenchHeaderList(header: header, models: models) {
+              BenchLabeledRow(model: $0, title: "row", index: $1)
+            }, mode: .manual)
+          : ViewHost(
+            BenchHeaderList(header: header, models: models) { model, _ in
+              BenchStateRow(model: model)
+            }, mode: .manual)
         for _ in 0..<count {
           header.value &+= 1
           host.flush()
@@ -193,6 +185,20 @@ enum ProfileLoops {
     case "kairo-mol0": runKairo(MolBench(fibArgument: 0), count: count)
     default:
       print("unknown profile \(name)")
+    }
+  }
+
+  /// Mounts 1,000 rows under `makeRoot`'s view, then dirties every row and flushes, `count`
+  /// times.
+  @MainActor
+  private static func reevaluateRows<Root: View>(
+    count: Int, in makeRoot: ([BenchRowModel]) -> Root
+  ) {
+    let models = (0..<1_000).map(BenchRowModel.init)
+    let host = ViewHost(makeRoot(models), mode: .manual)
+    for _ in 0..<count {
+      for model in models { model.value &+= 1 }
+      host.flush()
     }
   }
 

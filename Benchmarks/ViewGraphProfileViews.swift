@@ -18,17 +18,17 @@ struct BenchStateList: View {
   }
 }
 
-/// A list whose parent reads `header`: a change to it re-evaluates the parent, and each row,
-/// not `Equatable`, is compared memberwise to its previous value (and found equal).
-struct BenchHeaderList: View {
+/// A list whose parent reads `header`: a change to it re-evaluates the parent, and each row is
+/// compared with its previous value (``BenchLabeledRow``s memberwise, and found equal;
+/// ``BenchStateRow``s field by field, their `@State` handle being new in every value).
+struct BenchHeaderList<Row: View>: View {
   let header: BenchRowModel
   let models: [BenchRowModel]
+  let row: (BenchRowModel, Int) -> Row
   var body: some View {
     VStack {
       Text("header \(header.value)")
-      List(models.indices, id: \.self) { index in
-        BenchLabeledRow(model: models[index], title: "row", index: index)
-      }
+      List(models.indices, id: \.self) { index in row(models[index], index) }
     }
   }
 }
@@ -39,17 +39,4 @@ struct BenchLabeledRow: View {
   let title: String
   let index: Int
   var body: some View { Text("\(title) \(index) \(model.value)") }
-}
-
-/// As ``BenchHeaderList``, with ``BenchStateRow``s: a `@State` property's storage handle is new
-/// in every value, so rows are compared field by field.
-struct BenchHeaderStateList: View {
-  let header: BenchRowModel
-  let models: [BenchRowModel]
-  var body: some View {
-    VStack {
-      Text("header \(header.value)")
-      List(models.indices, id: \.self) { index in BenchStateRow(model: models[index]) }
-    }
-  }
 }
