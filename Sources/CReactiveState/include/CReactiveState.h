@@ -112,6 +112,11 @@ extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial
 
 static inline rs_thread_state *_Nonnull rs_current_thread(void) { return &rs_thread; }
 
+/// The calling thread's observer scopes by nesting depth (`RS_OBSERVER_SCOPE_LIMIT` entries).
+static inline void *_Nullable *_Nonnull rs_observer_scopes(void) {
+  return rs_thread.observer_scopes;
+}
+
 static inline void *_Nullable rs_current_scope(void) { return rs_thread.scope; }
 
 /// Classifies the calling thread (fills `thread_kind`).

@@ -18,11 +18,7 @@ enum ObserverScopeStack {
     thread.pointee.observer_scope_depth += 1
     let scope =
       level < RS_OBSERVER_SCOPE_LIMIT
-      ? withUnsafeMutablePointer(to: &thread.pointee.observer_scopes) {
-        $0.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: level + 1) {
-          $0[level].map { Unmanaged<ObserverScope>.fromOpaque($0) }
-        }
-      } : nil
+      ? rs_observer_scopes()[level].map { Unmanaged<ObserverScope>.fromOpaque($0) } : nil
     let checkedOut = scope ?? allocate(at: level, thread)
     checkedOut._withUnsafeGuaranteedRef { $0.observer = .passUnretained(observer) }
     return checkedOut
@@ -35,11 +31,7 @@ enum ObserverScopeStack {
     let scope = Unmanaged.passRetained(ObserverScope())
     if level < RS_OBSERVER_SCOPE_LIMIT {
       ThreadCaches.registerExitCleanup(thread)
-      withUnsafeMutablePointer(to: &thread.pointee.observer_scopes) {
-        $0.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: level + 1) {
-          $0[level] = scope.toOpaque()
-        }
-      }
+      rs_observer_scopes()[level] = scope.toOpaque()
     }
     return scope
   }
@@ -53,16 +45,11 @@ enum ObserverScopeStack {
   }
 
   /// Releases the calling thread's scopes (it is exiting; none is checked out).
-  static func drain(_ thread: UnsafeMutablePointer<rs_thread_state>) {
-    withUnsafeMutablePointer(to: &thread.pointee.observer_scopes) {
-      $0.withMemoryRebound(
-        to: UnsafeMutableRawPointer?.self, capacity: Int(RS_OBSERVER_SCOPE_LIMIT)
-      ) {
-        for level in 0..<Int(RS_OBSERVER_SCOPE_LIMIT) {
-          if let kept = $0[level] { Unmanaged<ObserverScope>.fromOpaque(kept).release() }
-          $0[level] = nil
-        }
-      }
+  static func drain() {
+    let scopes = rs_observer_scopes()
+    for level in 0..<Int(RS_OBSERVER_SCOPE_LIMIT) {
+      if let kept = scopes[level] { Unmanaged<ObserverScope>.fromOpaque(kept).release() }
+      scopes[level] = nil
     }
   }
 }

@@ -36,7 +36,7 @@ enum ThreadCaches {
       Unmanaged<AccessList>.fromOpaque(spare).release()
     }
     OneShotObserver.drainPool(thread)
-    ObserverScopeStack.drain(thread)
+    ObserverScopeStack.drain()
     if let transaction = thread.pointee.transaction, thread.pointee.transaction_depth == 0 {
       thread.pointee.transaction = nil
       Unmanaged<ObservationTransaction>.fromOpaque(transaction).release()

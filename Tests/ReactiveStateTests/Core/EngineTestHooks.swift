@@ -57,9 +57,7 @@ let continuousRerunLimit = ContinuousObserver.rerunLimit
 /// The calling thread's observer-run nesting depth and how many observer scopes it keeps for
 /// reuse (see `ObserverScopeStack`).
 var observerScopeStackOnThisThread: (depth: Int, kept: Int) {
-  let thread = rs_current_thread()
-  let kept = withUnsafeBytes(of: thread.pointee.observer_scopes) {
-    $0.bindMemory(to: UnsafeRawPointer?.self).filter { $0 != nil }.count
-  }
-  return (Int(thread.pointee.observer_scope_depth), kept)
+  let scopes = rs_observer_scopes()
+  let kept = (0..<Int(RS_OBSERVER_SCOPE_LIMIT)).filter { scopes[$0] != nil }.count
+  return (Int(rs_current_thread().pointee.observer_scope_depth), kept)
 }
