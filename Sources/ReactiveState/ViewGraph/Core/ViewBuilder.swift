@@ -71,10 +71,16 @@ public struct ConditionalContent<TrueContent: View, FalseContent: View>: View, P
 
 extension Optional: View where Wrapped: View {}
 
-/// Identifies `Optional` view nodes without casting through the optional.
-protocol OptionalViewMarker {}
+/// Identifies `Optional` types without casting through the optional (a cast would look
+/// through it): `Optional` view nodes, and optional fields compared by ``ViewEquality``.
+protocol OptionalTypeMarker {
+  /// The type the optional wraps.
+  static var wrappedType: Any.Type { get }
+}
 
-extension Optional: OptionalViewMarker where Wrapped: View {}
+extension Optional: OptionalTypeMarker {
+  static var wrappedType: Any.Type { Wrapped.self }
+}
 
 extension Optional: PrimitiveView where Wrapped: View {
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {

@@ -16,12 +16,11 @@
 @MainActor
 enum IdenticalBits {
   /// Whether identical bits imply equality for values of the struct type of `view`, decided
-  /// from its `Mirror` (once per type, see ``ViewTypeInfo``). The field types seen in the mirror
+  /// from its `mirror` (once per type, see ``ViewTypeInfo``). The field types seen in the mirror
   /// are the dynamic types of this value's fields: a field declared as an existential could
   /// hold another type in another value, so the fields' sizes, laid out in order with their
   /// alignments, must add up to the type's size (an existential is larger than what it holds).
-  static func implyEquality(for view: any View) -> Bool {
-    let mirror = Mirror(reflecting: view)
+  static func implyEquality(for view: any View, mirror: Mirror) -> Bool {
     guard mirror.displayStyle == .struct else { return false }
     var end = 0
     for child in mirror.children {
@@ -66,13 +65,4 @@ enum IdenticalBits {
   private static func layout<T>(of type: T.Type) -> (size: Int, alignment: Int) {
     (MemoryLayout<T>.size, MemoryLayout<T>.alignment)
   }
-}
-
-/// Gives the wrapped type of an `Optional` type.
-protocol OptionalTypeMarker {
-  static var wrappedType: Any.Type { get }
-}
-
-extension Optional: OptionalTypeMarker {
-  static var wrappedType: Any.Type { Wrapped.self }
 }

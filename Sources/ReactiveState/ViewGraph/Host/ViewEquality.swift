@@ -30,7 +30,7 @@ enum ViewEquality {
       let mirror = Mirror(reflecting: view)
       let isStruct = mirror.displayStyle == .struct && !(type is AnyClass)
       return .memberwise(
-        bitsFirst: IdenticalBits.implyEquality(for: view),
+        bitsFirst: IdenticalBits.implyEquality(for: view, mirror: mirror),
         fields: isStruct ? FieldRule.rules(for: mirror) : nil)
     }
     return .equatable(comparer(for: equatable))

@@ -116,7 +116,7 @@ public final class ViewHost {
 
   /// Body evaluations of every view of type `type`, including identities that have ended.
   public func bodyCount<V: View>(_ type: V.Type) -> Int {
-    let name = ViewNode.shortName(of: type)
+    let name = ViewTypeInfo.name(of: type)
     var total = 0
     for (ordinal, count) in bodyCountsByType.enumerated()
     where count > 0 && ViewTypeInfo.known(ordinal: ordinal).name == name {

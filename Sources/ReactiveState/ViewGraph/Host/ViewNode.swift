@@ -124,18 +124,6 @@ final class ViewNode {
     // Post-order: a child's `onDisappear` runs before its ancestors' (appear is pre-order).
     queueEndOfLifeEffects()
   }
-
-  private static var names: [ObjectIdentifier: String] = [:]
-
-  /// The type name without module qualification, generic arguments kept (cached: describing a
-  /// generic type costs microseconds).
-  static func shortName(of type: Any.Type) -> String {
-    let id = ObjectIdentifier(type)
-    if let name = names[id] { return name }
-    let name = String(describing: type)
-    names[id] = name
-    return name
-  }
 }
 
 /// A cell that can be marked dead when its identity ends.

@@ -38,7 +38,7 @@ final class ViewTypeInfo {
     let primitiveValue = view as? any PrimitiveView
     skipsWhenEqual = primitiveValue?.skipsWhenEqual ?? false
     expandsWithoutReads = primitiveValue?.expandsWithoutReads ?? false
-    isOptional = type is any OptionalViewMarker.Type
+    isOptional = type is any OptionalTypeMarker.Type
     equality = ViewEquality.plan(for: view)
   }
 
@@ -57,6 +57,11 @@ final class ViewTypeInfo {
 
   /// The info whose ``ordinal`` is `ordinal` (which must be one handed out).
   static func known(ordinal: Int) -> ViewTypeInfo { byOrdinal[ordinal] }
+
+  /// The ``name`` of `type`, also for a type no view of which was seen yet.
+  static func name(of type: Any.Type) -> String {
+    cache[ObjectIdentifier(type)]?.name ?? String(describing: type)
+  }
 }
 
 extension PrimitiveView {
