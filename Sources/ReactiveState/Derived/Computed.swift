@@ -41,8 +41,11 @@ import Synchronization
 ///   the values it reads inside that read).
 ///
 /// As the cached backing of a model's computed property:
-/// `lazy var totalCache = Computed { [unowned self] in items.reduce(0, +) }` and
-/// `var total: Int { totalCache.value }`.
+/// `private lazy var totalCache = Computed { [unowned self] in items.reduce(0, +) }` and
+/// `var total: Int { totalCache.value }`. Capturing the model `unowned` makes no cycle, and the
+/// value goes away with its model. A `lazy var` is initialised without synchronisation: isolate
+/// such a model to an actor (typically the main actor), or, for a model shared across threads,
+/// assign the `Computed` to a stored property at the end of `init` instead.
 public final class Computed<Value>: @unchecked Sendable {
   @usableFromInline let node: ComputedNode
   /// The cached outcome (guarded by the node's compute lock): the last value computed and,
