@@ -14,9 +14,10 @@ enum ViewEquality {
     /// `==` on the unboxed values: the type is `Equatable` (and neither node-owned nor a
     /// binding, which the general rules check first).
     case equatable((any View, any View) -> Bool)
-    /// The general rules, field by field, after comparing bits when identical bits imply
-    /// equality (see ``IdenticalBits``). For a struct, `fields` holds each field's rule.
-    case memberwise(bitsFirst: Bool, fields: [FieldRule]?)
+    /// The general rules, field by field, after comparing the bytes in `bits` when identical
+    /// bits there imply equality (see ``IdenticalBits``). For a struct, `fields` holds each
+    /// field's rule.
+    case memberwise(bits: [Range<Int>]?, fields: [FieldRule]?)
   }
 
   /// The plan for values of the type of `view`: the first rule of
@@ -24,13 +25,13 @@ enum ViewEquality {
   static func plan(for view: any View) -> Plan {
     let type = Swift.type(of: view)
     if type is any NodeOwnedProperty.Type || type is any BindingComparable.Type {
-      return .memberwise(bitsFirst: false, fields: nil)
+      return .memberwise(bits: nil, fields: nil)
     }
     guard let equatable = type as? any Equatable.Type else {
       let mirror = Mirror(reflecting: view)
       let isStruct = mirror.displayStyle == .struct && !(type is AnyClass)
       return .memberwise(
-        bitsFirst: IdenticalBits.implyEquality(for: view, mirror: mirror),
+        bits: IdenticalBits.comparedRanges(for: view, mirror: mirror),
         fields: isStruct ? FieldRule.rules(for: mirror) : nil)
     }
     return .equatable(comparer(for: equatable))
@@ -63,8 +64,8 @@ enum ViewEquality {
     guard type(of: lhs) == type(of: rhs) else { return false }
     switch info.equality {
     case .equatable(let equal): return equal(lhs, rhs)
-    case .memberwise(let bitsFirst, let fields):
-      if bitsFirst, IdenticalBits.areIdentical(lhs, rhs) { return true }
+    case .memberwise(let bits, let fields):
+      if let bits, IdenticalBits.areIdentical(lhs, rhs, in: bits) { return true }
       if let fields {
         var sawClosure = false
         let result = fieldsEqual(lhs, rhs, fields, sawClosure: &sawClosure)
