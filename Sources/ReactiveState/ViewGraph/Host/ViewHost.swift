@@ -359,13 +359,16 @@ public final class ViewHost {
   /// Matches `specs` to existing children by (identity component, concrete type): matches keep
   /// their state, the rest are torn down and new identities are mounted.
   private func reconcile(_ node: ViewNode, with specs: [ChildSpec]) {
-    if specs.isEmpty, node.children.isEmpty { return }
-    if specs.count == 1, node.children.count == 1, let child = node.children.first,
-      child.component == specs[0].component,
-      child.typeID == ObjectIdentifier(Swift.type(of: specs[0].view))
+    let current = node.children
+    if specs.count == current.count,
+      zip(current, specs).allSatisfy({ child, spec in
+        child.component == spec.component
+          && child.typeID == ObjectIdentifier(Swift.type(of: spec.view))
+      })
     {
-      // The common case (a body's single child, kept): no key table needed.
-      update(child, of: node, to: specs[0])
+      // The common case (every child kept in place): no key table needed. An expansion's
+      // components are distinct, so matching by position is matching by key.
+      for (child, spec) in zip(current, specs) { update(child, of: node, to: spec) }
       return
     }
     var existing: [ChildKey: ViewNode] = [:]
