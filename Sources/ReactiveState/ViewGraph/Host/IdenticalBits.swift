@@ -44,9 +44,10 @@ enum IdenticalBits {
   }
 
   /// Whether `lhs` and `rhs` are values of the same type whose bytes in `ranges` are identical.
-  static func areIdentical<L: View, R: View>(_ lhs: L, _ rhs: R, in ranges: [Range<Int>])
-    -> Bool
-  {
+  /// Nonisolated: closures of an isolated function would check the actor's executor when called.
+  nonisolated static func areIdentical<L: View, R: View>(
+    _ lhs: L, _ rhs: R, in ranges: [Range<Int>]
+  ) -> Bool {
     guard L.self == R.self else { return false }
     return withUnsafeBytes(of: lhs) { left in
       withUnsafeBytes(of: rhs) { right in

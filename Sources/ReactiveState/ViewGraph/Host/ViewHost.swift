@@ -359,16 +359,10 @@ public final class ViewHost {
   /// Matches `specs` to existing children by (identity component, concrete type): matches keep
   /// their state, the rest are torn down and new identities are mounted.
   private func reconcile(_ node: ViewNode, with specs: [ChildSpec]) {
-    let current = node.children
-    if specs.count == current.count,
-      zip(current, specs).allSatisfy({ child, spec in
-        child.component == spec.component
-          && child.typeID == ObjectIdentifier(Swift.type(of: spec.view))
-      })
-    {
-      // The common case (every child kept in place): no key table needed. An expansion's
-      // components are distinct, so matching by position is matching by key.
-      for (child, spec) in zip(current, specs) { update(child, of: node, to: spec) }
+    if keepsEveryPlace(node.children, specs) {
+      // The common case: no key table needed. An expansion's components are distinct, so
+      // matching by position is matching by key.
+      for (child, spec) in zip(node.children, specs) { update(child, of: node, to: spec) }
       return
     }
     var existing: [ChildKey: ViewNode] = [:]
@@ -400,6 +394,19 @@ public final class ViewHost {
       update(child, of: node, to: spec)
     }
     node.children = children
+  }
+
+  /// Whether `specs` has the key of each of `children` at its position, and nothing more. A loop,
+  /// not `allSatisfy`: its closure would check the actor's executor on every call.
+  private func keepsEveryPlace(_ children: [ViewNode], _ specs: [ChildSpec]) -> Bool {
+    guard specs.count == children.count else { return false }
+    for (child, spec) in zip(children, specs)
+    where child.component != spec.component
+      || child.typeID != ObjectIdentifier(Swift.type(of: spec.view))
+    {
+      return false
+    }
+    return true
   }
 
   /// Gives a kept `child` its parent's new value and environment; re-evaluates it when the
