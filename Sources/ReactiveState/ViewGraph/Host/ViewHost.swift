@@ -359,10 +359,20 @@ public final class ViewHost {
   /// Matches `specs` to existing children by (identity component, concrete type): matches keep
   /// their state, the rest are torn down and new identities are mounted.
   private func reconcile(_ node: ViewNode, with specs: [ChildSpec]) {
-    if keepsEveryPlace(node.children, specs) {
-      // The common case: no key table needed. An expansion's components are distinct, so
-      // matching by position is matching by key.
-      for (child, spec) in zip(node.children, specs) { update(child, of: node, to: spec) }
+    if specs.isEmpty, node.children.isEmpty { return }
+    if specs.count == 1, node.children.count == 1, let child = node.children.first,
+      child.component == specs[0].component,
+      child.typeID == ObjectIdentifier(Swift.type(of: specs[0].view))
+    {
+      // The common case (a body's single child, kept): no key table needed.
+      update(child, of: node, to: specs[0])
+      return
+    }
+    let current = node.children
+    if keepsEveryPlace(current, specs) {
+      // Every child kept in place (a re-expanded list): no key table needed either. An
+      // expansion's components are distinct, so matching by position is matching by key.
+      for index in specs.indices { update(current[index], of: node, to: specs[index]) }
       return
     }
     var existing: [ChildKey: ViewNode] = [:]
@@ -400,9 +410,9 @@ public final class ViewHost {
   /// not `allSatisfy`: its closure would check the actor's executor on every call.
   private func keepsEveryPlace(_ children: [ViewNode], _ specs: [ChildSpec]) -> Bool {
     guard specs.count == children.count else { return false }
-    for (child, spec) in zip(children, specs)
-    where child.component != spec.component
-      || child.typeID != ObjectIdentifier(Swift.type(of: spec.view))
+    for index in specs.indices
+    where children[index].component != specs[index].component
+      || children[index].typeID != ObjectIdentifier(Swift.type(of: specs[index].view))
     {
       return false
     }
