@@ -4,24 +4,27 @@
 /// It holds no reference to the iteration or the token (the iteration owns both and this
 /// lot), so ownership has no cycle; the one reference back into the observer graph, a parked
 /// observer, is dropped by ``finish()``.
-final class ChangeParkingLot: ObservationScheduler, ObserverParking, @unchecked Sendable {
+final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked Sendable {
   private let lock = WordLock()
   // Guarded by `lock`.
   @exclusivity(unchecked) private var parkedRun: (@Sendable () -> Void)?
   /// The observer whose queued run is parked (the allocation-free form of `parkedRun`).
   @exclusivity(unchecked) private var parkedObserver: ContinuousObserver?
-  @exclusivity(unchecked) private var waiter: CheckedContinuation<Void, Never>?
+  /// The suspended consumer. Unsafe rather than checked: every path that resumes it first takes
+  /// it out under the lock, so it is resumed exactly once; and a checked continuation, resilient
+  /// outside its module, costs value-witness calls and reference counting on every hand-over.
+  @exclusivity(unchecked) private var waiter: UnsafeContinuation<Void, Never>?
   @exclusivity(unchecked) private var finished = false
 
-  init() {}
+  override init() {}
 
   /// Whether the iteration ended.
   var isFinished: Bool { lock.withLock { finished } }
 
   /// A change arrived: park the observer's re-evaluation (whole, no closure per change) and
   /// wake the consumer. The observer calls this instead of ``schedule(_:)``.
-  func park(_ observer: ContinuousObserver) {
-    let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+  override func park(_ observer: ContinuousObserver) {
+    let waiter = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
       guard !finished else { return nil }  // nobody will run it: keep no reference
       parkedObserver = observer
       defer { self.waiter = nil }
@@ -32,7 +35,7 @@ final class ChangeParkingLot: ObservationScheduler, ObserverParking, @unchecked 
 
   /// Scheduler entry (general form): park `work` and wake the consumer.
   func schedule(_ work: @escaping @Sendable () -> Void) {
-    let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+    let waiter = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
       guard !finished else { return nil }
       parkedRun = work
       defer { self.waiter = nil }
@@ -43,7 +46,7 @@ final class ChangeParkingLot: ObservationScheduler, ObserverParking, @unchecked 
 
   /// Waits for a change and re-evaluates; false when the iteration ended (finished or the
   /// task was cancelled).
-  func evaluateNextChange() async -> Bool {
+  nonisolated(nonsending) func evaluateNextChange() async -> Bool {
     // A change parked while nobody waited: no suspension.
     if runParked() { return true }
     while true {
@@ -56,7 +59,7 @@ final class ChangeParkingLot: ObservationScheduler, ObserverParking, @unchecked 
   /// the lock: releasing an observer may deinitialise it) and a waiting consumer resumed.
   func finish() {
     let (observer, run, waiter) = lock.withLock {
-      () -> (ContinuousObserver?, (@Sendable () -> Void)?, CheckedContinuation<Void, Never>?) in
+      () -> (ContinuousObserver?, (@Sendable () -> Void)?, UnsafeContinuation<Void, Never>?) in
       finished = true
       defer {
         parkedObserver = nil
@@ -74,11 +77,8 @@ final class ChangeParkingLot: ObservationScheduler, ObserverParking, @unchecked 
   func runParked() -> Bool {
     let (observer, run) = lock.withLock { () -> (ContinuousObserver?, (@Sendable () -> Void)?) in
       guard !finished else { return (nil, nil) }
-      defer {
-        parkedObserver = nil
-        parkedRun = nil
-      }
-      return (parkedObserver, parkedRun)
+      // Moved out, not copied: no reference counting.
+      return (parkedObserver.take(), parkedRun.take())
     }
     if let observer {
       observer.runIfQueued()
@@ -92,7 +92,7 @@ final class ChangeParkingLot: ObservationScheduler, ObserverParking, @unchecked 
   }
 
   /// Suspends until a change is parked (true) or the iteration ends (false).
-  private func waitForChange() async -> Bool {
+  private nonisolated(nonsending) func waitForChange() async -> Bool {
     while true {
       let state = lock.withLock { () -> Bool? in
         if finished { return false }
@@ -100,7 +100,7 @@ final class ChangeParkingLot: ObservationScheduler, ObserverParking, @unchecked 
       }
       if let state { return state }
       await withTaskCancellationHandler {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
           let resumeNow = lock.withLock { () -> Bool in
             if finished || parkedRun != nil || parkedObserver != nil { return true }
             waiter = continuation
@@ -109,7 +109,7 @@ final class ChangeParkingLot: ObservationScheduler, ObserverParking, @unchecked 
           if resumeNow { continuation.resume() }
         }
       } onCancel: {
-        let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+        let waiter = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
           finished = true
           defer { self.waiter = nil }
           return self.waiter

@@ -8,7 +8,7 @@ extension ContinuousObserver {
     if pendingDepth > UInt64(Self.rerunLimit) {
       dropSchedulingLoop()
     } else if let parking {
-      parking.park(self)
+      parking._withUnsafeGuaranteedRef { $0.park(self) }
     } else if let scheduler {
       scheduler.schedule { [self] in runIfQueued() }
     }

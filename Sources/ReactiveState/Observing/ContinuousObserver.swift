@@ -47,7 +47,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   let scheduler: (any ObservationScheduler)?
   /// `scheduler` when it parks whole observers (no closure per delivery): an ``ObservedValues``
   /// iteration's parking lot, or the parking passed to `init`; unretained (`scheduler` holds it).
-  unowned(unsafe) let parking: (any ObserverParking)?
+  let parking: Unmanaged<ObserverParking>?
   let hasScheduler: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
@@ -142,7 +142,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   init(
     triggers: ObservationTracking.Options, scheduler: consuming (any ObservationScheduler)?,
-    label: String, parking: (any ObserverParking)? = nil, parksRuns: Bool = false, body: Body
+    label: String, parking: ObserverParking? = nil, parksRuns: Bool = false, body: Body
   ) {
     switch body {
     case .plain(let run):
@@ -155,7 +155,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     self.triggers = triggers
     let traits = Self.traits(of: scheduler)
     hasScheduler = traits.present
-    self.parking = parking ?? traits.parkingLot
+    self.parking = (parking ?? traits.parkingLot).map { .passUnretained($0) }
     self.parksRuns = parksRuns && hasScheduler
     self.label = label
     if case .plain = body {

@@ -13,8 +13,9 @@
 ///   closure returns `.finish`; a thrown error is thrown once, then the sequence ends.
 /// - ``removingDuplicates()`` (Equatable elements) skips values equal to the last one.
 ///
-/// `emit` runs on the iterating task (not on the mutating thread). Dependencies are
-/// re-collected on every evaluation and edges are reused between evaluations.
+/// `emit` runs on the iterating task, in its isolation (a main-actor consumer evaluates on the
+/// main actor, with no executor hop per element), never on the mutating thread. Dependencies
+/// are re-collected on every evaluation and edges are reused between evaluations.
 public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
   /// What an ``untilFinished(_:)`` closure produces.
   public enum Iteration: Sendable {
@@ -71,7 +72,7 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
     /// The current value on the first call; afterwards the value after the next change, or
     /// nil when the sequence finished or the task was cancelled.
     @inlinable
-    public mutating func next() async throws(Failure) -> Element? {
+    public nonisolated(nonsending) mutating func next() async throws(Failure) -> Element? {
       try await Self.advance(iteration, buffer)
     }
 
@@ -84,7 +85,7 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
     }
 
     @inlinable
-    static func advance(
+    nonisolated(nonsending) static func advance(
       _ iteration: ObservedValuesIteration, _ buffer: ObservedValuesBuffer<Element, Failure>
     ) async throws(Failure) -> Element? {
       if !iteration.hasStarted {

@@ -36,7 +36,7 @@ final class ObservedValuesIteration: @unchecked Sendable {
   /// Waits for a change and re-evaluates; false when the iteration ended (finished or the
   /// task was cancelled).
   @usableFromInline
-  func evaluateNextChange() async -> Bool {
+  nonisolated(nonsending) func evaluateNextChange() async -> Bool {
     await lot.evaluateNextChange()
   }
 

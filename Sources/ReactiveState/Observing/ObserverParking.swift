@@ -5,7 +5,13 @@
 /// made the change. The implementation later runs the observer with `runIfQueued()`, or lets
 /// its owner consume the queued run another way (the view graph's `runNow`); an observer it
 /// keeps must be retained.
-protocol ObserverParking: AnyObject {
-  /// `observer` has a queued change for this scheduler.
-  func park(_ observer: ContinuousObserver)
+///
+/// A base class rather than a protocol: an observer holds its parking unretained, and reaches a
+/// class through an unmanaged reference with no reference counting (an existential would be
+/// retained for every call).
+class ObserverParking: @unchecked Sendable {
+  /// `observer` has a queued change for this scheduler. Subclasses override it.
+  func park(_ observer: ContinuousObserver) {
+    preconditionFailure("\(type(of: self)) does not override park(_:)")
+  }
 }

@@ -31,6 +31,28 @@ import Testing
     #expect(calls.value == 2, "one evaluation per element")
   }
 
+  /// `emit` runs in the consumer's isolation, whether `next()` finds a parked change or has to
+  /// wait for one: a main-actor consumer evaluates on the main actor (so it may read main-actor
+  /// state), with no hop to the global executor and back per element. Were an evaluation to
+  /// run elsewhere, `assumeIsolated` would stop the test process.
+  @MainActor @Test func emitRunsInTheConsumersIsolation() async {
+    let model = HandModel()
+    let evaluations = Box(0)
+    var iterator = ObservedValues {
+      MainActor.assumeIsolated { evaluations.value += 1 }
+      return model.a
+    }.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model.a = 1
+    #expect(await iterator.next() == 1, "a parked change")
+    Thread.detachNewThread {
+      usleep(20_000)
+      model.a = 2
+    }
+    #expect(await iterator.next() == 2, "a change awaited")
+    #expect(evaluations.value == 3)
+  }
+
   @Test func nextSuspendsUntilAChangeArrives() async {
     let model = HandModel()
     var iterator = ObservedValues { model.a }.makeAsyncIterator()

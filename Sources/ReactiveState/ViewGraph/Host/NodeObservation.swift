@@ -9,14 +9,14 @@
 /// (parents first, each node at most once per pass). The evaluation consumes the queued run
 /// (`ContinuousObserver.runNow()`), so the parked work is dropped. As the observer's
 /// ``ObserverParking``, it is handed the observer rather than a closure (nothing to allocate).
-final class NodeScheduler: ObservationScheduler, ObserverParking {
+final class NodeScheduler: ObserverParking, ObservationScheduler, @unchecked Sendable {
   private let reference: WeakNodeReference
 
   init(_ reference: WeakNodeReference) { self.reference = reference }
 
   func schedule(_ work: @escaping @Sendable () -> Void) { markNodeDirty() }
 
-  func park(_ observer: ContinuousObserver) { markNodeDirty() }
+  override func park(_ observer: ContinuousObserver) { markNodeDirty() }
 
   private func markNodeDirty() {
     let reference = reference
