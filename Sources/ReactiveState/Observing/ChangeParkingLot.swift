@@ -2,14 +2,16 @@
 /// consumer asks for the next value — the observer's scheduler.
 ///
 /// It holds no reference to the iteration or the token (the iteration owns both and this
-/// lot), so ownership has no cycle; the one reference back into the observer graph, a parked
-/// observer, is dropped by ``finish()``.
+/// lot), so ownership has no cycle. A parked observer is held unretained: the iteration's
+/// token keeps it alive, the iteration calls ``finish()`` (which drops it) before it cancels
+/// the token, and only the iteration's consumer runs it.
 final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked Sendable {
   private let lock = WordLock()
   // Guarded by `lock`.
   @exclusivity(unchecked) private var parkedRun: (@Sendable () -> Void)?
-  /// The observer whose queued run is parked (the allocation-free form of `parkedRun`).
-  @exclusivity(unchecked) private var parkedObserver: ContinuousObserver?
+  /// The observer whose queued run is parked (the allocation-free form of `parkedRun`),
+  /// unretained (see the type's notes): parking and running it cost no reference counting.
+  @exclusivity(unchecked) private var parkedObserver: Unmanaged<ContinuousObserver>?
   /// The suspended consumer. Unsafe rather than checked: every path that resumes it first takes
   /// it out under the lock, so it is resumed exactly once; and a checked continuation, resilient
   /// outside its module, costs value-witness calls and reference counting on every hand-over.
@@ -25,8 +27,8 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
   /// wake the consumer. The observer calls this instead of ``schedule(_:)``.
   override func park(_ observer: ContinuousObserver) {
     let waiter = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
-      guard !finished else { return nil }  // nobody will run it: keep no reference
-      parkedObserver = observer
+      guard !finished else { return nil }  // nobody will run it
+      parkedObserver = .passUnretained(observer)
       defer { self.waiter = nil }
       return self.waiter
     }
@@ -56,32 +58,29 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
   }
 
   /// Ends the iteration: no further change is evaluated; a parked run is dropped (outside
-  /// the lock: releasing an observer may deinitialise it) and a waiting consumer resumed.
+  /// the lock: releasing a closure may deinitialise what it captured) and a waiting consumer
+  /// resumed.
   func finish() {
-    let (observer, run, waiter) = lock.withLock {
-      () -> (ContinuousObserver?, (@Sendable () -> Void)?, UnsafeContinuation<Void, Never>?) in
+    let (run, waiter) = lock.withLock {
+      () -> ((@Sendable () -> Void)?, UnsafeContinuation<Void, Never>?) in
       finished = true
-      defer {
-        parkedObserver = nil
-        parkedRun = nil
-        self.waiter = nil
-      }
-      return (parkedObserver, parkedRun, self.waiter)
+      parkedObserver = nil
+      return (parkedRun.take(), self.waiter.take())
     }
-    withExtendedLifetime((observer, run)) {}
+    withExtendedLifetime(run) {}
     waiter?.resume()
   }
 
   /// Runs the parked re-evaluation, if any; false when there is none or the iteration ended.
   /// Synchronous, so a consumer that is already behind pays no suspension or async frame.
   func runParked() -> Bool {
-    let (observer, run) = lock.withLock { () -> (ContinuousObserver?, (@Sendable () -> Void)?) in
+    let (observer, run) = lock.withLock {
+      () -> (Unmanaged<ContinuousObserver>?, (@Sendable () -> Void)?) in
       guard !finished else { return (nil, nil) }
-      // Moved out, not copied: no reference counting.
       return (parkedObserver.take(), parkedRun.take())
     }
     if let observer {
-      observer.runIfQueued()
+      observer._withUnsafeGuaranteedRef { $0.runIfQueued() }
       return true
     }
     if let run {

@@ -17,7 +17,7 @@ final class ObservedValuesIteration: @unchecked Sendable {
   @usableFromInline init() {}
 
   deinit {
-    // Drops a parked observer (the lot's only reference back into the observer graph).
+    // The lot first: it holds a parked observer unretained, which the token keeps alive.
     lot.finish()
     token?.cancel()
   }
