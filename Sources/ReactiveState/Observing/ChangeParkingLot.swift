@@ -26,22 +26,22 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
   /// A change arrived: park the observer's re-evaluation (whole, no closure per change) and
   /// wake the consumer. The observer calls this instead of ``schedule(_:)``.
   override func park(_ observer: ContinuousObserver) {
-    let waiter = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
-      guard !finished else { return nil }  // nobody will run it
-      parkedObserver = .passUnretained(observer)
-      defer { self.waiter = nil }
-      return self.waiter
-    }
-    waiter?.resume()
+    parkAndWake { parkedObserver = .passUnretained(observer) }
   }
 
   /// Scheduler entry (general form): park `work` and wake the consumer.
   func schedule(_ work: @escaping @Sendable () -> Void) {
+    parkAndWake { parkedRun = work }
+  }
+
+  /// Under the lock, unless the iteration ended (nobody would run it): `store` parks a run and
+  /// the waiting consumer, if any, is taken; it is resumed after the lock is released.
+  @inline(__always)
+  private func parkAndWake(_ store: () -> Void) {
     let waiter = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
       guard !finished else { return nil }
-      parkedRun = work
-      defer { self.waiter = nil }
-      return self.waiter
+      store()
+      return self.waiter.take()
     }
     waiter?.resume()
   }
@@ -110,8 +110,7 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
       } onCancel: {
         let waiter = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
           finished = true
-          defer { self.waiter = nil }
-          return self.waiter
+          return self.waiter.take()
         }
         waiter?.resume()
       }
