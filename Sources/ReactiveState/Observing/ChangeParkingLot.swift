@@ -12,10 +12,9 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
   /// The observer whose queued run is parked (the allocation-free form of `parkedRun`),
   /// unretained (see the type's notes): parking and running it cost no reference counting.
   @exclusivity(unchecked) private var parkedObserver: Unmanaged<ContinuousObserver>?
-  /// The suspended consumer. Unsafe rather than checked: every path that resumes it first takes
-  /// it out under the lock, so it is resumed exactly once; and a checked continuation, resilient
-  /// outside its module, costs value-witness calls and reference counting on every hand-over.
-  @exclusivity(unchecked) private var waiter: UnsafeContinuation<Void, Never>?
+  /// The suspended consumer, if any. Every path that resumes it first takes it out under the
+  /// lock, so it is resumed exactly once.
+  @exclusivity(unchecked) private var waiter: SuspendedConsumer?
   @exclusivity(unchecked) private var finished = false
 
   override init() {}
@@ -38,7 +37,7 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
   /// the waiting consumer, if any, is taken; it is resumed after the lock is released.
   @inline(__always)
   private func parkAndWake(_ store: () -> Void) {
-    let waiter = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
+    let waiter = lock.withLock { () -> SuspendedConsumer? in
       guard !finished else { return nil }
       store()
       return self.waiter.take()
@@ -62,7 +61,7 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
   /// resumed.
   func finish() {
     let (run, waiter) = lock.withLock {
-      () -> ((@Sendable () -> Void)?, UnsafeContinuation<Void, Never>?) in
+      () -> ((@Sendable () -> Void)?, SuspendedConsumer?) in
       finished = true
       parkedObserver = nil
       return (parkedRun.take(), self.waiter.take())
@@ -99,16 +98,17 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
       }
       if let state { return state }
       await withTaskCancellationHandler {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let consumer = SuspendedConsumer(continuation)
           let resumeNow = lock.withLock { () -> Bool in
             if finished || parkedRun != nil || parkedObserver != nil { return true }
-            waiter = continuation
+            waiter = consumer
             return false
           }
-          if resumeNow { continuation.resume() }
+          if resumeNow { consumer.resume() }
         }
       } onCancel: {
-        let waiter = lock.withLock { () -> UnsafeContinuation<Void, Never>? in
+        let waiter = lock.withLock { () -> SuspendedConsumer? in
           finished = true
           return self.waiter.take()
         }
@@ -116,4 +116,18 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
       }
     }
   }
+}
+
+/// A consumer suspended in ``ChangeParkingLot``, boxed: the lot's hand-overs (a park with nobody
+/// waiting is the common one) move and test a class reference, while a `CheckedContinuation`,
+/// resilient outside the concurrency library, is copied and destroyed through value-witness
+/// calls. Checked rather than unsafe: ThreadSanitizer sees the checked continuation's hand-over
+/// but not an unsafe one's, whose inlined resume it reports as racing the resumed task.
+private final class SuspendedConsumer {
+  private let continuation: CheckedContinuation<Void, Never>
+
+  init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+
+  /// Resumes the consumer (once: the lot hands each box to one resumer).
+  func resume() { continuation.resume() }
 }
