@@ -19,7 +19,12 @@ public struct State<Value>: DynamicProperty {
 
   /// The identity's current value; reading it in `body` makes the view depend on it.
   public var wrappedValue: Value {
-    get { handle.cell?.value ?? handle.initial }
+    get {
+      // Not `cell?.value ?? initial`: unspecialised, that looks up `Value?`'s metadata on
+      // every read.
+      if let cell = handle.cell { return cell.value }
+      return handle.initial
+    }
     nonmutating set { handle.cell?.set(newValue) }
   }
 
@@ -40,8 +45,12 @@ extension State where Value: ExpressibleByNilLiteral {
 
 extension State: InstallableProperty, NodeOwnedProperty {
   func install(in node: ViewNode, slot: Int, label: String) -> String? {
-    if let existing = node.slots[slot] as? StateCell<Value> {
-      handle.cell = existing
+    if let existing = node.slots[slot] {
+      // A node's type never changes, and its type's plan numbers the slots: this slot holds
+      // this property's cell. No checked cast (it would look up `StateCell<Value>`'s
+      // metadata on every evaluation).
+      assert(existing is StateCell<Value>, "slot \(slot) of \(node.typeName) is not \(label)'s")
+      handle.cell = unsafeDowncast(existing, to: StateCell<Value>.self)
     } else {
       let cell = StateCell(handle.initial, node: node, label: label)
       node.slots[slot] = cell
@@ -56,6 +65,6 @@ extension State: InstallableProperty, NodeOwnedProperty {
 @MainActor
 final class StateHandle<Value> {
   let initial: Value
-  var cell: StateCell<Value>?
+  @exclusivity(unchecked) var cell: StateCell<Value>?
   init(initial: Value) { self.initial = initial }
 }

@@ -3,7 +3,7 @@
 @MainActor
 final class StateCell<Value>: Observable {
   private let registrar = ObservationRegistrar()
-  private var storage: Value
+  @exclusivity(unchecked) private var storage: Value
   /// The registrar's slot for ``value``, filled at the first tracked read or observed write.
   /// `\.value` of a generic class has no constant key path: without the token, every read
   /// would instantiate the key path at run time to find the slot.

@@ -38,7 +38,7 @@ final class ViewNode {
   @exclusivity(unchecked) var view: any View
   var children: [ViewNode] = []
   /// Dynamic-property storage by ordinal (`StateCell`s).
-  var slots: [Int: AnyObject] = [:]
+  @exclusivity(unchecked) var slots: [Int: AnyObject] = [:]
   /// What this node's own dynamic properties read.
   @exclusivity(unchecked) var environment: EnvironmentValues
   /// What this node's children inherit (differs from `environment` under `.environment`).

@@ -67,5 +67,11 @@ final class ViewTypeInfo {
 extension PrimitiveView {
   /// `view` as this type, for calls through a cached ``ViewTypeInfo/primitive`` metatype.
   /// `view`'s dynamic type must be `Self`.
-  static func unbox(_ view: any View) -> Self { view as! Self }
+  static func unbox(_ view: any View) -> Self {
+    assert(type(of: view) == Self.self, "\(type(of: view)) unboxed as \(Self.self)")
+    // The opened value is a `Self`: a reinterpretation, not a checked cast (whose lookup
+    // costs hundreds of instructions per expansion).
+    func reinterpret<Opened: View>(_ value: Opened) -> Self { unsafeBitCast(value, to: Self.self) }
+    return reinterpret(view)
+  }
 }
