@@ -104,7 +104,8 @@ struct ViewGraphBenchmarks {
       updatePass(rows: n)
     }
     mountCost()
-    reEvaluationCost()
+    reEvaluationCost(of: "body", BenchList.init)
+    reEvaluationCost(of: "body with a @State", BenchStateList.init)
     coarseClosureList()
     legacyObservableObjectList()
   }
@@ -165,9 +166,13 @@ struct ViewGraphBenchmarks {
         ours: perNode, baseline: nil))
   }
 
-  private func reEvaluationCost() {
+  /// Every row of a `makeRoot` list dirty, then one flush: the cost per re-evaluated row.
+  private func reEvaluationCost<Root: View>(
+    of what: String, _ makeRoot: ([BenchRowModel]) -> Root
+  ) {
     let rows = harness.quick ? 1_000 : 10_000
-    let (host, models) = makeHost(rows: rows)
+    let models = (0..<rows).map(BenchRowModel.init)
+    let host = ViewHost(makeRoot(models), mode: .manual)
     let perBody = harness.measure {
       let before = host.totalBodyEvaluations
       for model in models { model.value &+= 1 }
@@ -178,7 +183,7 @@ struct ViewGraphBenchmarks {
     }
     harness.add(
       BenchmarkRow(
-        group: "viewgraph", name: "re-evaluated body (all \(rows) rows dirty, one flush)",
+        group: "viewgraph", name: "re-evaluated \(what) (all \(rows) rows dirty, one flush)",
         ours: perBody, baseline: nil))
   }
 

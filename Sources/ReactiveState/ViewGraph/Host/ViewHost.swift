@@ -68,6 +68,8 @@ public final class ViewHost {
   // the same field (a `DirtyQueue` call calls back only to read pass stamps).
   /// Every body evaluation so far with its cause, oldest first ("why did this update"), plus
   /// re-expansions of built-in views (controls, `ForEach`) invalidated by their own reads.
+  /// Kept until ``resetCounts()``, as ``bodyLog`` is: a host driven through a long soak test
+  /// grows by an entry per evaluation unless the test resets it between phases.
   @exclusivity(unchecked) public private(set) var updateLog: [UpdateRecord] = []
   /// Type names of evaluated bodies, in evaluation order.
   @exclusivity(unchecked) public private(set) var bodyLog: [String] = []
