@@ -101,6 +101,17 @@ enum ProfileLoops {
           host.flush()
         }
       }
+    case "viewgraph-binding-parent-reeval":
+      // 1,000 rows bound to their parent's state, the parent re-evaluated `count` times.
+      MainActor.assumeIsolated {
+        let header = BenchRowModel(0)
+        let models = (0..<1_000).map(BenchRowModel.init)
+        let host = ViewHost(BenchBindingList(header: header, models: models), mode: .manual)
+        for _ in 0..<count {
+          header.value &+= 1
+          host.flush()
+        }
+      }
     case "tracked-continuous":
       let tracked = TrackedCounter()
       let token = observe { _ = tracked.count }

@@ -40,3 +40,27 @@ struct BenchLabeledRow: View {
   let index: Int
   var body: some View { Text("\(title) \(index) \(model.value)") }
 }
+
+/// A row holding a binding to its parent's state: its value's bits differ in every parent
+/// evaluation (a binding holds closures), so it is compared field by field, and found equal
+/// (the binding projects the same state).
+struct BenchBindingRow: View {
+  let model: BenchRowModel
+  @Binding var isOn: Bool
+  var body: some View { Text("row \(model.value) \(isOn)") }
+}
+
+/// ``BenchHeaderList`` whose rows bind to the list's own `@State`.
+struct BenchBindingList: View {
+  let header: BenchRowModel
+  let models: [BenchRowModel]
+  @State private var isOn = false
+  var body: some View {
+    VStack {
+      Text("header \(header.value)")
+      List(models.indices, id: \.self) { index in
+        BenchBindingRow(model: models[index], isOn: $isOn)
+      }
+    }
+  }
+}

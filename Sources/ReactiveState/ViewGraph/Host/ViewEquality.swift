@@ -1,6 +1,7 @@
 /// Decides whether a child view value is known to equal the previous one, so the host can skip
 /// re-evaluating a child whose inputs did not change (SwiftUI compares view bytes; we compare
-/// memberwise with `Mirror`).
+/// memberwise: a struct view's fields in place at their offsets (``FieldComparer``), through
+/// `Mirror` for fields that cannot be read in place and for nested values).
 ///
 /// Rules, per field: `Equatable` values use `==`; class references use `===`; `@State` and
 /// `@Environment` are equal (their values live in the node); bindings are equal when they
@@ -17,7 +18,14 @@ enum ViewEquality {
     /// The general rules, field by field, after comparing the bytes in `bits` when identical
     /// bits there imply equality (see ``IdenticalBits``). For a struct, `fields` holds each
     /// field's rule.
-    case memberwise(bits: [Range<Int>]?, fields: [FieldRule]?)
+    case memberwise(bits: [Range<Int>]?, fields: Fields?)
+  }
+
+  /// How a struct's fields are compared: in place at their offsets, or through `Mirror` when
+  /// one of them cannot be read in place (see ``FieldComparer``).
+  enum Fields {
+    case inPlace([FieldComparer])
+    case mirrored([FieldRule])
   }
 
   /// The plan for values of the type of `view`: the first rule of
@@ -32,9 +40,14 @@ enum ViewEquality {
       let isStruct = mirror.displayStyle == .struct && !(type is AnyClass)
       return .memberwise(
         bits: IdenticalBits.comparedRanges(for: view, mirror: mirror),
-        fields: isStruct ? FieldRule.rules(for: mirror) : nil)
+        fields: isStruct ? fields(of: view, mirror: mirror) : nil)
     }
     return .equatable(comparer(for: equatable))
+  }
+
+  private static func fields<V: View>(of view: V, mirror: Mirror) -> Fields {
+    FieldComparer.comparers(for: V.self).map(Fields.inPlace)
+      ?? .mirrored(FieldRule.rules(for: mirror))
   }
 
   private static func comparer<T: Equatable>(for type: T.Type) -> (any View, any View) -> Bool {
@@ -64,22 +77,35 @@ enum ViewEquality {
     guard type(of: lhs) == type(of: rhs) else { return false }
     switch info.equality {
     case .equatable(let equal): return equal(lhs, rhs)
-    case .memberwise(let bits, let fields):
+    case .memberwise(let bits, _):
       if let bits, IdenticalBits.areIdentical(lhs, rhs, in: bits) { return true }
-      if let fields {
-        var sawClosure = false
-        let result = fieldsEqual(lhs, rhs, fields, sawClosure: &sawClosure)
-        if sawClosure { info.isIncomparable = true }
-        return result
-      }
     }
+    return areKnownEqualFieldByField(lhs, rhs, info: info)
+  }
+
+  /// ``areKnownEqual(_:_:info:)`` once the shortcuts did not decide. Apart, so the common
+  /// case (identical bits) does not copy the field rules out of the plan.
+  @inline(never)
+  private static func areKnownEqualFieldByField(
+    _ lhs: any View, _ rhs: any View, info: ViewTypeInfo
+  ) -> Bool {
     var sawClosure = false
-    let result = equal(lhs, rhs, depth: 0, sawClosure: &sawClosure)
+    let result: Bool
+    switch info.equality {
+    case .memberwise(_, .inPlace(let comparers)?):
+      result = FieldComparer.fieldsEqual(lhs, rhs, comparers, sawClosure: &sawClosure)
+    case .memberwise(_, .mirrored(let rules)?):
+      result = fieldsEqual(lhs, rhs, rules, sawClosure: &sawClosure)
+    default:
+      result = equal(lhs, rhs, depth: 0, sawClosure: &sawClosure)
+    }
     if sawClosure { info.isIncomparable = true }
     return result
   }
 
-  private static func equal(_ lhs: Any, _ rhs: Any, depth: Int, sawClosure: inout Bool) -> Bool {
+  /// The general rules: whether `rhs` is known to equal `lhs`, `depth` levels into a view's
+  /// fields; sets `sawClosure` for a field of a view (depth 1) that can never compare equal.
+  static func equal(_ lhs: Any, _ rhs: Any, depth: Int, sawClosure: inout Bool) -> Bool {
     guard depth < 12, type(of: lhs) == type(of: rhs) else { return false }
     if lhs is any NodeOwnedProperty { return true }
     if let lhs = lhs as? any BindingComparable { return lhs.sameSource(as: rhs) }
@@ -133,6 +159,8 @@ enum ViewEquality {
 @MainActor
 protocol BindingComparable {
   func sameSource(as other: Any) -> Bool
+  /// ``sameSource(as:)`` of two bindings of this type stored at `lhs` and `rhs`.
+  static func sameSource(at lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool
 }
 
 extension Binding: BindingComparable {
@@ -140,5 +168,12 @@ extension Binding: BindingComparable {
     guard let other = other as? Binding<Value>, let identity, let otherIdentity = other.identity
     else { return false }
     return identity == otherIdentity
+  }
+
+  static func sameSource(at lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    guard let left = lhs.assumingMemoryBound(to: Self.self).pointee.identity,
+      let right = rhs.assumingMemoryBound(to: Self.self).pointee.identity
+    else { return false }
+    return left == right
   }
 }
