@@ -25,9 +25,11 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
 
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
     // Occurrences of each id so far, keyed by the id itself (no `AnyHashable` box per lookup).
+    let rows = data.count
     var seen: [ID: Int] = [:]
+    seen.reserveCapacity(rows)  // no rehashing as it fills
     var specs: [ChildSpec] = []
-    specs.reserveCapacity(data.count)
+    specs.reserveCapacity(rows)
     for element in data {
       let elementID = id(element)
       let key = AnyHashable(elementID)
