@@ -81,6 +81,22 @@ enum ProfileLoops {
     case "viewgraph-state-reeval":
       // As viewgraph-reeval, with a `@State` property in every row.
       MainActor.assumeIsolated { reevaluateRows(count: count, in: BenchStateList.init) }
+    case "viewgraph-item-parent-reeval":
+      // 1,000 rows holding a non-Equatable value, the parent re-evaluated `count` times.
+      MainActor.assumeIsolated {
+        let header = BenchRowModel(0)
+        let models = (0..<1_000).map(BenchRowModel.init)
+        let host = ViewHost(
+          BenchHeaderList(header: header, models: models) { model, index in
+            BenchItemRow(
+              item: BenchItem(
+                title: "a row title longer than fifteen bytes", count: index, model: model))
+          }, mode: .manual)
+        for _ in 0..<count {
+          header.value &+= 1
+          host.flush()
+        }
+      }
     case "viewgraph-parent-reeval", "viewgraph-state-parent-reeval":
       // 1,000 rows under a parent re-evaluated `count` times; every row compares equal.
       MainActor.assumeIsolated {

@@ -64,3 +64,18 @@ struct BenchBindingList: View {
     }
   }
 }
+
+/// A model value that is not `Equatable`: a row holding one is compared field by field, and
+/// the value itself by the general rules.
+struct BenchItem {
+  let title: String
+  let count: Int
+  let model: BenchRowModel
+}
+
+/// A row holding a ``BenchItem`` built anew in every parent evaluation (equal, but with other
+/// string storage: `title` is too long to be stored inline).
+struct BenchItemRow: View {
+  let item: BenchItem
+  var body: some View { Text("\(item.title) \(item.model.value)") }
+}

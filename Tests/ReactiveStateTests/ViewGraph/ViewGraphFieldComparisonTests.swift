@@ -76,6 +76,72 @@ import Testing
     }
   }
 
+  /// Not `Equatable`, nesting another non-`Equatable` struct: compared field by field, in
+  /// place, at every level.
+  struct Entry {
+    let title: String
+    let tag: Tag
+    let count: Int
+  }
+
+  /// Not `Equatable`, holding a closure: its values never compare equal.
+  struct Action {
+    let title: String
+    let run: () -> Void
+  }
+
+  /// Not `Equatable`, holding a weak reference: compared through `Mirror`.
+  struct WeakBox {
+    weak var model: Model?
+  }
+
+  struct Nested: View {
+    let entry: Entry
+    var body: some View { Text("nested \(entry.title)") }
+  }
+
+  struct WithAction: View {
+    let action: Action
+    var body: some View { Text("action") }
+  }
+
+  struct WithWeakBox: View {
+    let box: WeakBox
+    var body: some View { Text("weak box") }
+  }
+
+  struct NestingParent: View {
+    let model: Model
+    let other: Model
+    @State private var ticks = 0
+    var body: some View {
+      VStack {
+        Button("tick \(ticks)") { ticks += 1 }
+        // A title too long to be stored inline: equal strings with other storage.
+        Nested(
+          entry: Entry(
+            title: "a title longer than fifteen bytes", tag: Tag(label: "t", model: model),
+            count: 1))
+        Nested(
+          entry: Entry(
+            title: "a title longer than fifteen bytes",
+            tag: Tag(label: "t", model: ticks < 2 ? model : other), count: 1))
+        Nested(entry: Entry(title: "counted", tag: Tag(label: "t", model: model), count: ticks))
+        WithAction(action: Action(title: "same", run: {}))
+        WithWeakBox(box: WeakBox(model: ticks == 0 ? model : other))
+      }
+    }
+  }
+
+  @Test func nestedStructsAreComparedFieldByField() throws {
+    let host = ViewHost(NestingParent(model: Model(), other: Model()))
+    try host.tap("tick 0")
+    try host.tap("tick 1")
+    #expect(host.bodyCounts(of: Nested.self) == [1, 2, 3], "equal; one change deep inside; count")
+    #expect(host.bodyCounts(of: WithAction.self) == [3], "a closure inside is never equal")
+    #expect(host.bodyCounts(of: WithWeakBox.self) == [2], "another object once, then the same")
+  }
+
   @Test func eachFieldIsComparedByTheRuleOfItsDeclaredType() throws {
     let host = ViewHost(Parent(model: Model(), other: Model()))
     try host.tap("tick 0")

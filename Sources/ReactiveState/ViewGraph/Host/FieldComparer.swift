@@ -19,6 +19,8 @@ struct FieldComparer {
     case object
     /// A binding: equal when both project the same source.
     case binding(any BindingComparable.Type)
+    /// A struct that is none of the above, whose own fields compare in place by these rules.
+    case nested([FieldComparer])
     /// The general rules (optionals of non-`Equatable` types, structs, existentials, …) on the
     /// field loaded as `Any` by the given function.
     case general((UnsafeRawPointer) -> Any)
@@ -28,25 +30,45 @@ struct FieldComparer {
   let offset: Int
   let kind: Kind
 
-  /// The comparers of `V`'s stored properties, in order, or nil when one of them cannot be read
-  /// in place.
-  static func comparers<V: View>(for type: V.Type) -> [FieldComparer]? {
-    let everyFieldIsReadable = _forEachFieldWithKeyPath(of: V.self, options: []) { _, _ in true }
-    guard everyFieldIsReadable else { return nil }
+  /// The comparers of the stored properties of `type`, a struct, in order, or nil when one of
+  /// them cannot be read in place. Cached by type.
+  static func comparers(for type: Any.Type) -> [FieldComparer]? {
+    let id = ObjectIdentifier(type)
+    if let known = cache[id] { return known }
+    let found = search(type)
+    cache[id] = .some(found)
+    return found
+  }
+
+  private static var cache: [ObjectIdentifier: [FieldComparer]?] = [:]
+
+  private static func search(_ type: Any.Type) -> [FieldComparer]? {
+    guard everyFieldIsReadable(type) else { return nil }
     var comparers: [FieldComparer] = []
-    let walked = _forEachField(of: V.self, options: []) { _, offset, fieldType, _ in
-      comparers.append(FieldComparer(offset: offset, kind: kind(of: fieldType)))
+    let walked = _forEachField(of: type, options: []) { _, offset, fieldType, metadataKind in
+      comparers.append(FieldComparer(offset: offset, kind: kind(of: fieldType, metadataKind)))
       return true
     }
     return walked ? comparers : nil
   }
 
+  /// Whether every stored property of `type` is strong and of a kind the key-path field walk
+  /// reads (it refuses `weak`, `unowned`, closures and plain metatypes).
+  nonisolated private static func everyFieldIsReadable(_ type: Any.Type) -> Bool {
+    func walk<T>(_: T.Type) -> Bool {
+      _forEachFieldWithKeyPath(of: T.self, options: []) { _, _ in true }
+    }
+    return _openExistential(type, do: walk)
+  }
+
   /// The first of ``ViewEquality``'s rules that applies to every value of `type`.
-  private static func kind(of type: Any.Type) -> Kind {
+  private static func kind(of type: Any.Type, _ metadataKind: _MetadataKind) -> Kind {
     if type is any NodeOwnedProperty.Type { return .nodeOwned }
     if let binding = type as? any BindingComparable.Type { return .binding(binding) }
     if let equatable = type as? any Equatable.Type { return .equatable(comparer(for: equatable)) }
     if type is AnyClass { return .object }
+    // A struct nested in a struct compares field by field as `Mirror` would, in place.
+    if metadataKind == .struct, let nested = comparers(for: type) { return .nested(nested) }
     return .general(generalLoader(for: type))
   }
 
@@ -77,21 +99,35 @@ struct FieldComparer {
         guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
           return true
         }
-        for comparer in comparers {
-          let (l, r) = (leftBase + comparer.offset, rightBase + comparer.offset)
-          let equal: Bool
-          switch comparer.kind {
-          case .nodeOwned: equal = true
-          case .equatable(let isEqual): equal = isEqual(l, r)
-          case .object: equal = l.load(as: UInt.self) == r.load(as: UInt.self)
-          case .binding(let type): equal = type.sameSource(at: l, r)
-          case .general(let load):
-            equal = ViewEquality.equal(load(l), load(r), depth: 1, sawClosure: &sawClosure)
-          }
-          if !equal { return false }
-        }
-        return true
+        return fieldsEqual(at: leftBase, rightBase, comparers, depth: 1, sawClosure: &sawClosure)
       }
     }
+  }
+
+  /// The fields of two values of one struct type, stored at `lhs` and `rhs`, `depth` levels
+  /// into a view (1 for the view's own fields, as the general rules count).
+  private static func fieldsEqual(
+    at lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ comparers: [FieldComparer], depth: Int,
+    sawClosure: inout Bool
+  ) -> Bool {
+    for comparer in comparers {
+      let (l, r) = (lhs + comparer.offset, rhs + comparer.offset)
+      let equal: Bool
+      switch comparer.kind {
+      case .nodeOwned: equal = true
+      case .equatable(let isEqual): equal = isEqual(l, r)
+      case .object: equal = l.load(as: UInt.self) == r.load(as: UInt.self)
+      case .binding(let type): equal = type.sameSource(at: l, r)
+      case .nested(let fields):
+        // The general rules give up twelve levels deep.
+        equal =
+          depth < 11
+          && fieldsEqual(at: l, r, fields, depth: depth + 1, sawClosure: &sawClosure)
+      case .general(let load):
+        equal = ViewEquality.equal(load(l), load(r), depth: depth, sawClosure: &sawClosure)
+      }
+      if !equal { return false }
+    }
+    return true
   }
 }

@@ -46,7 +46,7 @@ enum ViewEquality {
   }
 
   private static func fields<V: View>(of view: V, mirror: Mirror) -> Fields {
-    FieldComparer.comparers(for: V.self).map(Fields.inPlace)
+    FieldComparer.comparers(for: V.self as Any.Type).map(Fields.inPlace)
       ?? .mirrored(FieldRule.rules(for: mirror))
   }
 
