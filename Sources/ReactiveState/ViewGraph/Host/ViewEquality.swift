@@ -1,7 +1,8 @@
 /// Decides whether a child view value is known to equal the previous one, so the host can skip
 /// re-evaluating a child whose inputs did not change (SwiftUI compares view bytes; we compare
-/// memberwise: a struct view's fields in place at their offsets (``FieldComparer``), through
-/// `Mirror` for fields that cannot be read in place and for nested values).
+/// memberwise: a struct view's fields, and those of structs nested in them, in place at their
+/// offsets (``FieldComparer``); through `Mirror` for types with fields that cannot be read in
+/// place, and for values behind optionals and existentials).
 ///
 /// Rules, per field: `Equatable` values use `==`; class references use `===`; `@State` and
 /// `@Environment` are equal (their values live in the node); bindings are equal when they
