@@ -110,6 +110,16 @@ import Testing
     var body: some View { Text("weak box") }
   }
 
+  /// Stores a closure, but is `Equatable` by its title: its `==` decides.
+  struct TitledAction: View, Equatable {
+    let title: String
+    let run: () -> Void
+    var body: some View { Text(title) }
+    nonisolated static func == (lhs: TitledAction, rhs: TitledAction) -> Bool {
+      lhs.title == rhs.title
+    }
+  }
+
   struct NestingParent: View {
     let model: Model
     let other: Model
@@ -128,6 +138,7 @@ import Testing
             tag: Tag(label: "t", model: ticks < 2 ? model : other), count: 1))
         Nested(entry: Entry(title: "counted", tag: Tag(label: "t", model: model), count: ticks))
         WithAction(action: Action(title: "same", run: {}))
+        TitledAction(title: "titled", run: {})
         WithWeakBox(box: WeakBox(model: ticks == 0 ? model : other))
       }
     }
@@ -139,6 +150,7 @@ import Testing
     try host.tap("tick 1")
     #expect(host.bodyCounts(of: Nested.self) == [1, 2, 3], "equal; one change deep inside; count")
     #expect(host.bodyCounts(of: WithAction.self) == [3], "a closure inside is never equal")
+    #expect(host.bodyCounts(of: TitledAction.self) == [1], "its own == ignores the closure")
     #expect(host.bodyCounts(of: WithWeakBox.self) == [2], "another object once, then the same")
   }
 
