@@ -39,16 +39,18 @@ enum ViewEquality {
     guard let equatable = type as? any Equatable.Type else {
       let mirror = Mirror(reflecting: view)
       let isStruct = mirror.displayStyle == .struct && !(type is AnyClass)
+      let fields: Fields? =
+        if !isStruct {
+          nil
+        } else if let comparers = FieldComparer.comparers(for: type) {
+          .inPlace(comparers)
+        } else {
+          .mirrored(FieldRule.rules(for: mirror))
+        }
       return .memberwise(
-        bits: IdenticalBits.comparedRanges(for: view, mirror: mirror),
-        fields: isStruct ? fields(of: view, mirror: mirror) : nil)
+        bits: IdenticalBits.comparedRanges(for: view, mirror: mirror), fields: fields)
     }
     return .equatable(comparer(for: equatable))
-  }
-
-  private static func fields<V: View>(of view: V, mirror: Mirror) -> Fields {
-    FieldComparer.comparers(for: V.self as Any.Type).map(Fields.inPlace)
-      ?? .mirrored(FieldRule.rules(for: mirror))
   }
 
   private static func comparer<T: Equatable>(for type: T.Type) -> (any View, any View) -> Bool {
