@@ -1,9 +1,10 @@
 import ReactiveStateMacrosFree
 import Testing
 
-/// Views compared field by field follow the same rules whether a field's rule was decided once
-/// for the type or per comparison: each case re-evaluates its parent twice and checks which
-/// children were re-evaluated.
+/// Views compared field by field through `Mirror` follow the same rules whether a field's rule
+/// was decided once for the type (``FieldRule``) or per comparison: each case re-evaluates its
+/// parent twice and checks which children were re-evaluated. Every view here has a `weak`
+/// field, which keeps it off the in-place comparison (see `ViewGraphFieldComparisonTests`).
 @MainActor
 @Suite struct ViewGraphFieldEqualityTests {
   class Base {}
@@ -19,6 +20,7 @@ import Testing
   /// A `@State` (equal across values) next to a plain value.
   struct Stateful: View {
     let count: Int
+    weak var anchor: Base?
     @State private var taps = 0
     var body: some View { Text("stateful \(count) \(taps)") }
   }
@@ -26,18 +28,21 @@ import Testing
   /// A field declared as a superclass.
   struct Holder: View {
     let item: Base
+    weak var anchor: Base?
     @State private var taps = 0
     var body: some View { Text("holder") }
   }
 
   struct Tagged: View {
     let tag: Tag
+    weak var anchor: Base?
     @State private var taps = 0
     var body: some View { Text("tagged") }
   }
 
   struct Note: View {
     let text: String?
+    weak var anchor: Base?
     @State private var taps = 0
     var body: some View { Text(text ?? "none") }
   }
