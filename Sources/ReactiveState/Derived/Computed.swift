@@ -40,12 +40,14 @@ import Synchronization
 ///   deinitialisation per value). Only a first computation nests (each derivation computes
 ///   the values it reads inside that read).
 ///
-/// As the cached backing of a model's computed property:
-/// `private lazy var totalCache = Computed { [unowned self] in items.reduce(0, +) }` and
-/// `var total: Int { totalCache.value }`. Capturing the model `unowned` makes no cycle, and the
-/// value goes away with its model. A `lazy var` is initialised without synchronisation: isolate
-/// such a model to an actor (typically the main actor), or, for a model shared across threads,
-/// assign the `Computed` to a stored property at the end of `init` instead.
+/// As the cached backing of a model's computed property, use `ReactiveStateMacrosFree`'s
+/// `@Derived` — `@Derived({ (cart: Cart) in cart.items.reduce(0, +) }) var total: Int` — which
+/// creates a ``init(_:of:isEqual:_:)`` value of the model on first access, from any thread.
+/// Such a value holds the model weakly, so the model can own it, and stays safe when the model
+/// is released while another thread computes it. Prefer it to a `Computed` that captures the
+/// model `unowned` in a `lazy var`: a `lazy var` is initialised without synchronisation, and a
+/// computation racing the model's release would read a deinitialising object (see
+/// ``init(_:of:isEqual:_:)``).
 public final class Computed<Value>: @unchecked Sendable {
   @usableFromInline let node: ComputedNode
   /// The cached outcome (guarded by the node's compute lock): the last value computed and,

@@ -292,13 +292,32 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     freshness.store(Self.stale, ordering: .sequentiallyConsistent)
   }
 
-  /// Releases the compute lock, then performs an orphan check deferred to this holder.
+  /// Releases the compute lock, then performs an orphan check deferred to this holder and
+  /// drops the object a computation held (see ``heldUntilUnlocked``).
   @inline(__always)
   final func releaseComputeLock() {
+    if heldUntilUnlocked != nil { return releaseComputeLockThenHeldObject() }
     computeLock.unlock()
     if hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
       performDeferredOrphanChecks()
     }
+  }
+
+  /// An object a computation used and must not release while the compute lock is held
+  /// (compute lock): the owner of a ``Computed/init(_:of:isEqual:_:)`` value. Dropping the
+  /// last reference to it frees the value, whose deinitialiser waits for this lock — a
+  /// deadlock if this thread still held it.
+  @exclusivity(unchecked) final var heldUntilUnlocked: AnyObject?
+
+  @inline(never)
+  private func releaseComputeLockThenHeldObject() {
+    let held = heldUntilUnlocked
+    heldUntilUnlocked = nil
+    computeLock.unlock()
+    if hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
+      performDeferredOrphanChecks()
+    }
+    _ = consume held
   }
 
   @inline(never)
@@ -422,5 +441,11 @@ final class DerivedScope: TrackingScope {
 
   override var subscribesToReads: Bool {
     node.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.linksInputs }
+  }
+
+  override func holdUntilComputationEnds(_ object: AnyObject) {
+    node.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      if $0.heldUntilUnlocked == nil { $0.heldUntilUnlocked = object }
+    }
   }
 }

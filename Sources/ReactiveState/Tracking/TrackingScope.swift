@@ -49,6 +49,10 @@ class TrackingScope {
   /// linked to its own inputs). False for the computation of an unobserved derived value.
   var subscribesToReads: Bool { true }
 
+  /// A derived value's computation keeps `object` until its compute lock is released (see
+  /// ``DerivedNode/heldUntilUnlocked``); other scopes hold no lock and ignore it.
+  func holdUntilComputationEnds(_ object: AnyObject) {}
+
   /// The mutating thread itself changed `slot` while this scope was active (e.g. `+= 1`
   /// inside `apply`): a scope must not treat its own write as a change it missed.
   func noteOwnMutation(_ slot: SourceNode, version: UInt64) {}

@@ -3,10 +3,10 @@ import ReactiveState
 import ReactiveStateMacrosFree
 import Testing
 
-/// A model whose computed property is backed by a `Computed`, written as `Computed`'s
-/// documentation recommends: a lazy stored `Computed` capturing the model unowned, and a
-/// computed property that reads it. Main-actor isolated, so the lazy initialisation is never
-/// raced.
+/// A model whose computed property is backed by a `Computed` in a lazy stored property that
+/// captures the model unowned (the form before `@Derived`, which `DerivedPropertyTests`
+/// covers). Main-actor isolated, so the lazy initialisation is never raced, and the model is
+/// never released during a computation on another thread.
 @MainActor final class TotalledCart: TrackedObservable {
   let observationRegistrar = ReactiveState.ObservationRegistrar()
   @Tracked var prices: [Int] = []

@@ -95,6 +95,24 @@ final class Recorder<Value>: @unchecked Sendable {
 }
 // README: end
 
+// README: derived-property
+final class Order: TrackedObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  @Tracked var lines: [Product] = []
+  @Derived({ (order: Order) in order.lines.reduce(0) { $0 + $1.price } }) var total: Int
+}
+
+@Test func derivedProperty() {
+  let order = Order()
+  let seen = Recorder<Int>()
+  let token = observe { seen.values.append(order.total) }
+  order.lines.append(Product(name: "Tea", price: 4))
+  order.lines[0].name = "Green tea"  // same total: the observer does not run
+  #expect(seen.values == [0, 4])
+  token.cancel()
+}
+// README: end
+
 // README: async-sequence
 @Test func asyncSequence() async {
   let book = Book()

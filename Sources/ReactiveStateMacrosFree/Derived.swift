@@ -1,0 +1,136 @@
+import ReactiveState
+import Synchronization
+
+/// A class's cached computed property: a `Computed` of the instance, created on first access.
+///
+/// ```swift
+/// final class Cart: TrackedObservable, @unchecked Sendable {
+///   let observationRegistrar = ObservationRegistrar()
+///   @Tracked var prices: [Int] = []
+///   @Derived({ (cart: Cart) in cart.prices.reduce(0, +) }) var total: Int
+/// }
+/// ```
+///
+/// Contract:
+/// - **Lazy and cached**: the derivation runs on the first read of the property and again
+///   only when something it read changed and the property is read again.
+/// - **Observed like a stored property**, with equality cut-off: reading it in a tracking
+///   scope is a dependency, and a recomputation whose result is `==` the cached one (for
+///   `Equatable` values; or under `isEqual`) changes nothing downstream. Other values count
+///   every recomputation as a change.
+/// - **Read-only**; the derivation receives the instance and must not write to it.
+/// - **Any thread**: the first access creates the value once even when several threads race
+///   to it (the losers' candidates are discarded unused).
+/// - **Lifetime**: the value holds the instance weakly — no cycle — and the instance may be
+///   released while another thread computes it (see `Computed.init(_:of:isEqual:_:)`).
+/// - `$property` is the underlying `Computed` (e.g. to pass it on, or to read it with `get()`).
+/// - Diagnostics (a derivation that reads itself) name the property by its key path, such as
+///   `\Cart.total`.
+/// - Classes only, as `@Tracked`: the instance reaches the wrapper through the
+///   enclosing-instance subscript, so a struct's use is a compile error.
+@propertyWrapper
+public struct Derived<Host: AnyObject, Value> {
+  @usableFromInline let storage: _DerivedStorage<Host, Value>
+
+  /// A property without equality cut-off: every recomputation counts as a change.
+  public init(_ derive: @escaping (Host) -> Value) {
+    self.init(isEqual: { _, _ in false }, derive)
+  }
+
+  /// A property whose recomputations are cut off when `isEqual(old, new)`.
+  public init(isEqual: @escaping (Value, Value) -> Bool, _ derive: @escaping (Host) -> Value) {
+    storage = _DerivedStorage { host, name in Computed(name, of: host, isEqual: isEqual, derive) }
+  }
+
+  /// Unavailable: `@Derived` is only usable on properties of classes.
+  @available(*, unavailable, message: "@Derived is only available on properties of classes")
+  public var wrappedValue: Value { fatalError("unreachable") }
+
+  /// The getter of a `@Derived` class property (called by the compiler, not by users).
+  @inlinable
+  public static subscript(
+    _enclosingInstance host: Host,
+    wrapped wrapped: KeyPath<Host, Value>,
+    storage storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
+  ) -> Value {
+    host[keyPath: storage].storage.computed(of: host, storage: storage).value
+  }
+
+  /// Unavailable: `$property` is only available on properties of classes.
+  @available(*, unavailable, message: "@Derived is only available on properties of classes")
+  public var projectedValue: Computed<Value> { fatalError("unreachable") }
+
+  /// `$property`: the property's `Computed` (called by the compiler).
+  @inlinable
+  public static subscript(
+    _enclosingInstance host: Host,
+    projected projected: KeyPath<Host, Computed<Value>>,
+    storage storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
+  ) -> Computed<Value> {
+    host[keyPath: storage].storage.computed(of: host, storage: storage)
+  }
+}
+
+extension Derived where Value: Equatable {
+  /// A property with `==` equality cut-off.
+  public init(_ derive: @escaping (Host) -> Value) {
+    storage = _DerivedStorage { host, name in Computed(name, of: host, derive) }
+  }
+}
+
+/// The storage of a ``Derived`` property: its `Computed`, created once on first access. Not
+/// for direct use.
+public final class _DerivedStorage<Host: AnyObject, Value>: @unchecked Sendable {
+  /// Makes the value for an instance and a diagnostic name.
+  private let make: (Host, String) -> Computed<Value>
+  /// The value's address, retained, once created (0 before).
+  private let created = Atomic<UInt>(0)
+
+  init(make: @escaping (Host, String) -> Computed<Value>) { self.make = make }
+
+  deinit {
+    let bits = created.load(ordering: .acquiring)
+    if bits != 0 {
+      Unmanaged<Computed<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+    }
+  }
+
+  /// The value of `host`'s property whose wrapper is at `storage`, created on first use.
+  @inlinable @inline(__always)
+  public func computed(
+    of host: Host, storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
+  ) -> Computed<Value> {
+    if let existing = UnsafeRawPointer(bitPattern: createdBits) {
+      return Unmanaged<Computed<Value>>.fromOpaque(existing).takeUnretainedValue()
+    }
+    return create(for: host, storage: storage)
+  }
+
+  /// `\Cart.total` for the storage key path `\Cart._total`.
+  static func propertyName(storage: AnyKeyPath) -> String {
+    let path = "\(storage)"
+    guard let dot = path.lastIndex(of: "."), path[path.index(after: dot)...].hasPrefix("_")
+    else { return path }
+    var name = path
+    name.remove(at: name.index(after: dot))
+    return name
+  }
+
+  @usableFromInline var createdBits: UInt { created.load(ordering: .acquiring) }
+
+  /// Creates the value; when another thread published one first, discards this one (never
+  /// computed) and returns the published one.
+  @usableFromInline @inline(never)
+  func create(
+    for host: Host, storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
+  ) -> Computed<Value> {
+    let candidate = Unmanaged.passRetained(make(host, Self.propertyName(storage: storage)))
+    let bits = UInt(bitPattern: candidate.toOpaque())
+    let (won, published) = created.compareExchange(
+      expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+    if won { return candidate.takeUnretainedValue() }
+    candidate.release()
+    return Unmanaged<Computed<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: published)!)
+      .takeUnretainedValue()
+  }
+}
