@@ -10,8 +10,9 @@
 /// - the value holds `object` weakly, and a computation takes a strong reference first; when
 ///   `object` is gone it does not run `derive`, and the value's outcome is a
 ///   ``DerivedObjectReleased`` error (``Computed/get()`` throws it, ``Computed/value`` traps);
-/// - the computation gives that reference up only after the value's lock is released, so the
-///   last reference to the model is never dropped under it.
+/// - the computation gives that reference up only after its thread has released the value's
+///   lock, and the locks of the values whose check or computation it is part of, so the last
+///   reference to the model is never dropped under a lock its deinitialiser needs.
 ///
 /// The `@Derived` property wrapper of `ReactiveStateMacrosFree` creates one of these on first
 /// access, from any thread.

@@ -303,25 +303,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
   }
 
-  /// An object a computation used and must not release while the compute lock is held
-  /// (compute lock): the owner of a ``Computed/init(_:of:isEqual:_:)`` value. Dropping the
-  /// last reference to it frees the value, whose deinitialiser waits for this lock — a
-  /// deadlock if this thread still held it.
+  /// Objects that computations on this thread used and must not release while it holds
+  /// this lock (compute lock; see ``hold(_:)``): nil, one object, or a ``HeldObjects``.
   @exclusivity(unchecked) final var heldUntilUnlocked: AnyObject?
 
   @inline(never)
-  private func releaseComputeLockThenHeldObject() {
-    let held = heldUntilUnlocked
-    heldUntilUnlocked = nil
-    computeLock.unlock()
-    if hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
-      performDeferredOrphanChecks()
-    }
-    _ = consume held
-  }
-
-  @inline(never)
-  private func performDeferredOrphanChecks() {
+  final func performDeferredOrphanChecks() {
     while hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
       guard computeLock.tryLock() else { return }  // the new holder will see the flag
       GraphLock.withLock { dropUpstreamIfOrphaned() }
@@ -444,8 +431,6 @@ final class DerivedScope: TrackingScope {
   }
 
   override func holdUntilComputationEnds(_ object: AnyObject) {
-    node.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-      if $0.heldUntilUnlocked == nil { $0.heldUntilUnlocked = object }
-    }
+    DerivedNode.outermostLocked(from: self).hold(object)
   }
 }

@@ -49,8 +49,8 @@ class TrackingScope {
   /// linked to its own inputs). False for the computation of an unobserved derived value.
   var subscribesToReads: Bool { true }
 
-  /// A derived value's computation keeps `object` until its compute lock is released (see
-  /// ``DerivedNode/heldUntilUnlocked``); other scopes hold no lock and ignore it.
+  /// A derived value's computation keeps `object` until this thread has released its compute
+  /// locks (see ``DerivedNode/hold(_:)``); other scopes hold no lock and ignore it.
   func holdUntilComputationEnds(_ object: AnyObject) {}
 
   /// The mutating thread itself changed `slot` while this scope was active (e.g. `+= 1`

@@ -61,3 +61,12 @@ var observerScopeStackOnThisThread: (depth: Int, kept: Int) {
   let kept = (0..<Int(RS_OBSERVER_SCOPE_LIMIT)).filter { scopes[$0] != nil }.count
   return (Int(rs_current_thread().pointee.observer_scope_depth), kept)
 }
+
+/// Locks a new derived value's node and hands it `objects` as computations on this thread
+/// would (see `DerivedNode.hold`); the returned closure releases the lock.
+func holdInLockedDerivedNode(_ objects: [AnyObject]) -> () -> Void {
+  let computed = Computed { 0 }
+  computed.node.computeLock.lock()
+  for object in objects { computed.node.hold(object) }
+  return { computed.node.releaseComputeLock() }
+}

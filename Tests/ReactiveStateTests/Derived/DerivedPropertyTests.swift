@@ -61,6 +61,32 @@ final class ReleasedWhileComputingModel: @unchecked Sendable {
   var doubled: Int
 }
 
+/// ``ReleasedWhileComputingModel`` with `subtotal`, which reads `source.a` and calls
+/// `hooks.computing` after its first computation, and two values over it: `total`, a
+/// `@Derived` of the model (its computations hold the model too), and `outer`, a `Computed`
+/// the model owns that reads `source.b` first, then `subtotal` (through `$subtotal`, so its
+/// computations do not hold the model).
+final class NestedReleasedWhileComputingModel: @unchecked Sendable {
+  let source: HandModel
+  let hooks: GateHooks
+  let subtotalComputations = AtomicCounter()
+  private(set) var outer: Computed<Int>!
+  init(source: HandModel, hooks: GateHooks) {
+    self.source = source
+    self.hooks = hooks
+    let subtotal = $subtotal
+    outer = Computed("outer") { source.b + subtotal.value + 1 }
+  }
+  @Derived({ (model: NestedReleasedWhileComputingModel) in
+    model.subtotalComputations.increment()
+    if model.subtotalComputations.value > 1 { model.hooks.computing() }
+    return model.source.a * 2
+  })
+  var subtotal: Int
+  @Derived({ (model: NestedReleasedWhileComputingModel) in model.subtotal + 1 })
+  var total: Int
+}
+
 /// Callbacks of a ``ReleasedWhileComputingModel`` (either may block its thread until the test lets it go).
 final class GateHooks: @unchecked Sendable {
   var computing: () -> Void = {}
@@ -191,6 +217,45 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
     token.cancel()
   }
 
+  /// As above, with the computing value read by another value of the model, which this
+  /// thread holds locked: the model is freed only once that value's lock is released too,
+  /// since the model's deinitialiser takes both locks. The outer value holds its lock while
+  /// it checks its input (`total`: only `source.a` changed), or while its own derivation
+  /// reads the input (`outer`: `source.b`, which it reads first, changed too).
+  @Test(arguments: [false, true])
+  func aModelReleasedDuringANestedComputationIsFreedAfterTheOutermostOne(readByOuter: Bool) {
+    let source = HandModel()
+    let hooks = GateHooks()
+    let computing = DispatchSemaphore(value: 0)
+    let released = DispatchSemaphore(value: 0)
+    let writerDone = DispatchSemaphore(value: 0)
+    hooks.computing = {
+      computing.signal()
+      _ = waitBriefly(released)
+    }
+    var model: NestedReleasedWhileComputingModel? = NestedReleasedWhileComputingModel(
+      source: source, hooks: hooks)
+    weak let weakModel = model
+    let seen = LockedBox<[Int?]>([])
+    let token = observe { [weak model] in
+      seen.value.append(readByOuter ? model?.outer.value : model?.total)
+    }
+    DispatchQueue.global().async {
+      withTransaction {
+        source.b = 1
+        source.a = 1
+      }
+      writerDone.signal()
+    }
+    #expect(waitBriefly(computing))
+    model = nil
+    released.signal()
+    #expect(waitBriefly(writerDone), "the write, and the model's release, finished")
+    #expect(weakModel == nil)
+    #expect(seen.value == [1, nil])
+    token.cancel()
+  }
+
   /// The model starts deinitialising before another thread's observer brings its derived
   /// value up to date: the derivation does not run (the model is gone), and the observer
   /// finds no model. With `[unowned self]` the derivation touched the deinitialising model,
@@ -218,6 +283,22 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
     #expect(computations.value == 1, "no computation for the released model")
     #expect(seen.value == [0, nil])
     token.cancel()
+  }
+
+  @Test func aNodeKeepsEveryObjectItHoldsUntilItsLockIsReleased() {
+    weak var first: HandModel?
+    weak var second: HandModel?
+    var release: () -> Void = {}
+    do {
+      let one = HandModel()
+      let two = HandModel()
+      first = one
+      second = two
+      release = holdInLockedDerivedNode([one, two, one])
+    }
+    #expect(first != nil && second != nil)
+    release()
+    #expect(first == nil && second == nil)
   }
 
   @Test func aComputedOfAReleasedObjectReportsItByName() {
