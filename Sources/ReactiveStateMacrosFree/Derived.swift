@@ -19,6 +19,8 @@ import Synchronization
 ///   `Equatable` values; or under `isEqual`) changes nothing downstream. Other values count
 ///   every recomputation as a change.
 /// - **Read-only**; the derivation receives the instance and must not write to it.
+/// - **In the class's `deinit`**, a value that needs recomputing is computed on the spot and
+///   not cached (the weakly held instance is gone by then); a current one is read as usual.
 /// - **Any thread**: the first access creates the value once even when several threads race
 ///   to it (the losers' candidates are discarded unused).
 /// - **Lifetime**: the value holds the instance weakly — no cycle — and the instance may be
@@ -39,7 +41,9 @@ public struct Derived<Host: AnyObject, Value> {
 
   /// A property whose recomputations are cut off when `isEqual(old, new)`.
   public init(isEqual: @escaping (Value, Value) -> Bool, _ derive: @escaping (Host) -> Value) {
-    storage = _DerivedStorage { host, name in Computed(name, of: host, isEqual: isEqual, derive) }
+    storage = _DerivedStorage(derive) { host, name in
+      Computed(name, of: host, isEqual: isEqual, derive)
+    }
   }
 
   /// Unavailable: `@Derived` is only usable on properties of classes.
@@ -53,7 +57,15 @@ public struct Derived<Host: AnyObject, Value> {
     wrapped wrapped: KeyPath<Host, Value>,
     storage storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
   ) -> Value {
-    host[keyPath: storage].storage.computed(of: host, storage: storage).value
+    let derived = host[keyPath: storage].storage
+    do {
+      return try derived.computed(of: host, storage: storage).get()
+    } catch is DerivedObjectReleased {
+      // Only inside the host's deinitialiser: computed on the spot, not cached.
+      return derived.derive(host)
+    } catch {
+      fatalError("\(error)")
+    }
   }
 
   /// Unavailable: `$property` is only available on properties of classes.
@@ -74,19 +86,24 @@ public struct Derived<Host: AnyObject, Value> {
 extension Derived where Value: Equatable {
   /// A property with `==` equality cut-off.
   public init(_ derive: @escaping (Host) -> Value) {
-    storage = _DerivedStorage { host, name in Computed(name, of: host, derive) }
+    storage = _DerivedStorage(derive) { host, name in Computed(name, of: host, derive) }
   }
 }
 
 /// The storage of a ``Derived`` property: its `Computed`, created once on first access. Not
 /// for direct use.
 public final class _DerivedStorage<Host: AnyObject, Value>: @unchecked Sendable {
+  /// The derivation.
+  @usableFromInline let derive: (Host) -> Value
   /// Makes the value for an instance and a diagnostic name.
   private let make: (Host, String) -> Computed<Value>
   /// The value's address, retained, once created (0 before).
   private let created = Atomic<UInt>(0)
 
-  init(make: @escaping (Host, String) -> Computed<Value>) { self.make = make }
+  init(_ derive: @escaping (Host) -> Value, make: @escaping (Host, String) -> Computed<Value>) {
+    self.derive = derive
+    self.make = make
+  }
 
   deinit {
     let bits = created.load(ordering: .acquiring)

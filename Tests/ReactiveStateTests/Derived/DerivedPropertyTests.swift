@@ -25,6 +25,17 @@ final class DerivedCart: TrackedObservable, @unchecked Sendable {
   var totalInTens: Int
 }
 
+/// A model that reports its total from its deinitialiser.
+final class DeinitReportingCart: TrackedObservable, @unchecked Sendable {
+  let observationRegistrar = ReactiveState.ObservationRegistrar()
+  @Tracked var prices: [Int] = []
+  let report: LockedBox<[Int]>
+  init(report: LockedBox<[Int]>) { self.report = report }
+  deinit { report.value.append(total) }
+  @Derived({ (cart: DeinitReportingCart) in cart.prices.reduce(0, +) })
+  var total: Int
+}
+
 /// A main-actor model: the derivation reads main-actor state.
 @MainActor final class MainActorDerivedCart: TrackedObservable {
   let observationRegistrar = ReactiveState.ObservationRegistrar()
@@ -283,6 +294,22 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
     #expect(computations.value == 1, "no computation for the released model")
     #expect(seen.value == [0, nil])
     token.cancel()
+  }
+
+  @Test func theDeinitialiserReadsTheCurrentValueWhetherCachedOrNot() {
+    let report = LockedBox<[Int]>([])
+    do {
+      let cart = DeinitReportingCart(report: report)
+      cart.prices = [1, 2]
+      #expect(cart.total == 3)
+    }
+    do {
+      let cart = DeinitReportingCart(report: report)
+      cart.prices = [1, 2]
+      #expect(cart.total == 3)
+      cart.prices.append(4)  // stale: the deinitialiser computes it
+    }
+    #expect(report.value == [3, 7])
   }
 
   @Test func aNodeKeepsEveryObjectItHoldsUntilItsLockIsReleased() {
