@@ -296,7 +296,7 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
     token.cancel()
   }
 
-  @Test func theDeinitialiserReadsTheCurrentValueWhetherCachedOrNot() {
+  @Test func theDeinitialiserReadsTheCurrentValueWhetherCachedStaleOrNeverRead() {
     let report = LockedBox<[Int]>([])
     do {
       let cart = DeinitReportingCart(report: report)
@@ -309,7 +309,11 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
       #expect(cart.total == 3)
       cart.prices.append(4)  // stale: the deinitialiser computes it
     }
-    #expect(report.value == [3, 7])
+    do {
+      let cart = DeinitReportingCart(report: report)
+      cart.prices = [5]  // never read: created and computed by the deinitialiser
+    }
+    #expect(report.value == [3, 7, 5])
   }
 
   @Test func aNodeKeepsEveryObjectItHoldsUntilItsLockIsReleased() {
