@@ -51,7 +51,9 @@ let groups: [(name: String, run: (BenchmarkHarness) -> Void)] = [
   ("authoring", runAuthoringBenchmarks),
   ("viewgraph", runViewGraphBenchmarks),
 ]
-for group in groups where filter == nil || group.name.contains(filter!) {
+/// `--filter a,b`: the groups whose names contain any of the comma-separated parts.
+let filterParts = filter.map { $0.split(separator: ",").map(String.init) }
+for group in groups where filterParts?.contains(where: { group.name.contains($0) }) ?? true {
   group.run(harness)
 }
 
