@@ -1,5 +1,12 @@
 import Observation
 import ReactiveState
+import ReactiveStateMacrosFree
+
+final class DerivedProfileModel: TrackedObservable, @unchecked Sendable {
+  let observationRegistrar = ReactiveState.ObservationRegistrar()
+  @Tracked var value = 0
+  @Derived({ (model: DerivedProfileModel) in model.value }) var derived: Int
+}
 
 /// `--profile NAME COUNT`: runs one ReactiveState operation COUNT times and nothing else, for
 /// instruction counting under `valgrind --tool=callgrind` (compare two COUNTs to cancel the
@@ -206,6 +213,18 @@ enum ProfileLoops {
         for end in ends { consume(end.read()) }
       }
       framework.cleanup()
+    case "recompute-plain", "recompute-of":
+      let head = BenchCell(0)
+      let derived =
+        name == "recompute-of" ? Computed(of: head) { $0.value } : Computed { head.value }
+      let token = observe { _ = derived.value }
+      for i in 0..<count { head.value = i + 1 }
+      withExtendedLifetime((derived, token)) {}
+    case "recompute-derived":
+      let model = DerivedProfileModel()
+      let token = observe { _ = model.derived }
+      for i in 0..<count { model.value = i + 1 }
+      withExtendedLifetime(token) {}
     case "kairo-broad": runKairo(BroadPropagation(), count: count)
     case "kairo-repeated": runKairo(RepeatedObservers(), count: count)
     case "kairo-unstable": runKairo(Unstable(), count: count)

@@ -26,8 +26,10 @@ import Synchronization
 /// - **Lifetime**: the value holds the instance weakly — no cycle — and the instance may be
 ///   released while another thread computes it (see `Computed.init(_:of:isEqual:_:)`).
 /// - `$property` is the underlying `Computed` (e.g. to pass it on, or to read it with `get()`).
-/// - Diagnostics (a derivation that reads itself) name the property by its key path, such as
-///   `\Cart.total`.
+/// - Diagnostics (a derivation that reads itself) name the property by its class, its type
+///   and where it is declared, such as `@Derived Cart.Int at MyApp/Cart.swift:12`.
+/// - A read of a current value costs a load, a branch and the `Computed` read; the first read
+///   of each instance's property creates its `Computed`.
 /// - Classes only, as `@Tracked`: the instance reaches the wrapper through the
 ///   enclosing-instance subscript, so a struct's use is a compile error.
 @propertyWrapper
@@ -35,13 +37,20 @@ public struct Derived<Host: AnyObject, Value> {
   @usableFromInline let storage: _DerivedStorage<Host, Value>
 
   /// A property without equality cut-off: every recomputation counts as a change.
-  public init(_ derive: @escaping (Host) -> Value) {
-    self.init(isEqual: { _, _ in false }, derive)
+  @inlinable
+  public init(
+    _ derive: @escaping (Host) -> Value, fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    self.init(isEqual: { _, _ in false }, derive, fileID: fileID, line: line)
   }
 
   /// A property whose recomputations are cut off when `isEqual(old, new)`.
-  public init(isEqual: @escaping (Value, Value) -> Bool, _ derive: @escaping (Host) -> Value) {
-    storage = _DerivedStorage(derive) { host, name in
+  @inlinable
+  public init(
+    isEqual: @escaping (Value, Value) -> Bool, _ derive: @escaping (Host) -> Value,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    storage = _DerivedStorage(derive, fileID: fileID, line: line) { host, name in
       Computed(name, of: host, isEqual: isEqual, derive)
     }
   }
@@ -51,7 +60,9 @@ public struct Derived<Host: AnyObject, Value> {
   public var wrappedValue: Value { fatalError("unreachable") }
 
   /// The getter of a `@Derived` class property (called by the compiler, not by users).
-  @inlinable
+  /// Forced inline, as `Tracked`'s accessors: only inlined into the property's getter do the
+  /// key paths become literals the optimizer folds into a field access.
+  @inlinable @inline(__always)
   public static subscript(
     _enclosingInstance host: Host,
     wrapped wrapped: KeyPath<Host, Value>,
@@ -59,7 +70,7 @@ public struct Derived<Host: AnyObject, Value> {
   ) -> Value {
     let derived = host[keyPath: storage].storage
     do {
-      return try derived.computed(of: host, storage: storage).get()
+      return try derived.computed(of: host).get()
     } catch is DerivedObjectReleased {
       // Only inside the host's deinitialiser: computed on the spot, not cached.
       return derived.derive(host)
@@ -79,14 +90,19 @@ public struct Derived<Host: AnyObject, Value> {
     projected projected: KeyPath<Host, Computed<Value>>,
     storage storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
   ) -> Computed<Value> {
-    host[keyPath: storage].storage.computed(of: host, storage: storage)
+    host[keyPath: storage].storage.computed(of: host)
   }
 }
 
 extension Derived where Value: Equatable {
   /// A property with `==` equality cut-off.
-  public init(_ derive: @escaping (Host) -> Value) {
-    storage = _DerivedStorage(derive) { host, name in Computed(name, of: host, derive) }
+  @inlinable
+  public init(
+    _ derive: @escaping (Host) -> Value, fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    storage = _DerivedStorage(derive, fileID: fileID, line: line) { host, name in
+      Computed(name, of: host, derive)
+    }
   }
 }
 
@@ -97,11 +113,20 @@ public final class _DerivedStorage<Host: AnyObject, Value>: @unchecked Sendable 
   @usableFromInline let derive: (Host) -> Value
   /// Makes the value for an instance and a diagnostic name.
   private let make: (Host, String) -> Computed<Value>
+  /// Where the property is declared (for its diagnostic name).
+  private let fileID: StaticString
+  private let line: UInt
   /// The value's address, retained, once created (0 before).
   private let created = Atomic<UInt>(0)
 
-  init(_ derive: @escaping (Host) -> Value, make: @escaping (Host, String) -> Computed<Value>) {
+  @usableFromInline
+  init(
+    _ derive: @escaping (Host) -> Value, fileID: StaticString, line: UInt,
+    make: @escaping (Host, String) -> Computed<Value>
+  ) {
     self.derive = derive
+    self.fileID = fileID
+    self.line = line
     self.make = make
   }
 
@@ -112,25 +137,13 @@ public final class _DerivedStorage<Host: AnyObject, Value>: @unchecked Sendable 
     }
   }
 
-  /// The value of `host`'s property whose wrapper is at `storage`, created on first use.
+  /// The value of `host`'s property, created on first use.
   @inlinable @inline(__always)
-  public func computed(
-    of host: Host, storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
-  ) -> Computed<Value> {
+  public func computed(of host: Host) -> Computed<Value> {
     if let existing = UnsafeRawPointer(bitPattern: createdBits) {
       return Unmanaged<Computed<Value>>.fromOpaque(existing).takeUnretainedValue()
     }
-    return create(for: host, storage: storage)
-  }
-
-  /// `\Cart.total` for the storage key path `\Cart._total`.
-  static func propertyName(storage: AnyKeyPath) -> String {
-    let path = "\(storage)"
-    guard let dot = path.lastIndex(of: "."), path[path.index(after: dot)...].hasPrefix("_")
-    else { return path }
-    var name = path
-    name.remove(at: name.index(after: dot))
-    return name
+    return create(for: host)
   }
 
   @usableFromInline var createdBits: UInt { created.load(ordering: .acquiring) }
@@ -138,10 +151,9 @@ public final class _DerivedStorage<Host: AnyObject, Value>: @unchecked Sendable 
   /// Creates the value; when another thread published one first, discards this one (never
   /// computed) and returns the published one.
   @usableFromInline @inline(never)
-  func create(
-    for host: Host, storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
-  ) -> Computed<Value> {
-    let candidate = Unmanaged.passRetained(make(host, Self.propertyName(storage: storage)))
+  func create(for host: Host) -> Computed<Value> {
+    let name = "@Derived \(Host.self).\(Value.self) at \(fileID):\(line)"
+    let candidate = Unmanaged.passRetained(make(host, name))
     let bits = UInt(bitPattern: candidate.toOpaque())
     let (won, published) = created.compareExchange(
       expected: 0, desired: bits, ordering: .acquiringAndReleasing)

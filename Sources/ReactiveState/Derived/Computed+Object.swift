@@ -41,8 +41,10 @@ extension Computed {
   static func derivation<Object: AnyObject>(
     _ name: String, of object: Object, _ derive: @escaping (Object) throws -> Value
   ) -> () throws -> Value {
-    { [weak object] in
-      guard let object else { throw DerivedObjectReleased(name: name) }
+    // A `weak let`, unlike a `[weak object]` capture, is read without an exclusivity check.
+    let reference = WeakReference(object: object)
+    return {
+      guard let object = reference.object else { throw DerivedObjectReleased(name: name) }
       defer { ComputedNode.holdUntilComputationEnds(object) }
       return try derive(object)
     }
@@ -67,6 +69,14 @@ extension ComputedNode {
   static func holdUntilComputationEnds(_ object: AnyObject) {
     TrackingScope.current?.holdUntilComputationEnds(object)
   }
+}
+
+/// A weak reference to an object, immutable.
+@usableFromInline
+struct WeakReference<Object: AnyObject> {
+  @usableFromInline weak let object: Object?
+
+  @usableFromInline init(object: Object) { self.object = object }
 }
 
 /// The outcome of a derived value whose object (``Computed/init(_:of:isEqual:_:)``) was

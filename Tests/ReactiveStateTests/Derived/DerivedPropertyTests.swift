@@ -158,10 +158,15 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
     token.cancel()
   }
 
-  @Test func aDerivationReadingItselfIsReportedByThePropertysKeyPath() {
+  @Test func aDerivationReadingItselfIsReportedByThePropertysDeclaration() {
     let model = SelfReadingModel()
     let reported = ObservationDiagnostics.capture { #expect(model.loop == 1) }
-    #expect(reported.contains { $0.message.contains("\\SelfReadingModel.loop reads itself") })
+    let declaration =
+      "@Derived SelfReadingModel.Int at ReactiveStateTests/DerivedPropertyTests.swift:"
+    #expect(
+      reported.contains {
+        $0.message.hasPrefix(declaration) && $0.message.contains(" reads itself")
+      })
   }
 
   @Test func theModelAndItsDerivedValueAreFreedWhileAnObserverThatReadThemLives() {
