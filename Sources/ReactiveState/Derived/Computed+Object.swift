@@ -63,8 +63,8 @@ extension Computed where Value: Equatable {
 }
 
 extension ComputedNode {
-  /// Called by a computation of an object's derived value: the computing node keeps `object`
-  /// until it releases its compute lock.
+  /// Called by a computation of an object's derived value: the outermost node its thread
+  /// holds locked keeps `object` until that lock is released (see `DerivedNode.hold(_:)`).
   @usableFromInline
   static func holdUntilComputationEnds(_ object: AnyObject) {
     TrackingScope.current?.holdUntilComputationEnds(object)
