@@ -104,6 +104,39 @@ final class GateHooks: @unchecked Sendable {
   var deinitialising: () -> Void = {}
 }
 
+/// A write on another thread whose derived computation pauses (the gated models' second and
+/// later computations) until the test resumes it.
+final class PausedComputation: @unchecked Sendable {
+  let hooks = GateHooks()
+  private let computing = DispatchSemaphore(value: 0)
+  private let resumed = DispatchSemaphore(value: 0)
+  private let writeDone = DispatchSemaphore(value: 0)
+
+  init() {
+    hooks.computing = { [computing, resumed] in
+      computing.signal()
+      _ = waitBriefly(resumed)
+    }
+  }
+
+  /// Runs `write` on another thread (a write there runs the observer there).
+  func write(_ write: @escaping @Sendable () -> Void) {
+    DispatchQueue.global().async { [writeDone] in
+      write()
+      writeDone.signal()
+    }
+  }
+
+  /// Whether the computation started (within ten seconds).
+  func waitUntilComputing() -> Bool { waitBriefly(computing) }
+
+  /// Lets the computation go on; whether the write then finished (within ten seconds).
+  func resumeThenWaitForTheWrite() -> Bool {
+    resumed.signal()
+    return waitBriefly(writeDone)
+  }
+}
+
 /// Waits for `semaphore`, at most ten seconds (a hang fails the test instead of the run).
 private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
   semaphore.wait(timeout: .now() + 10) == .success
@@ -206,28 +239,17 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
   /// forever.
   @Test func aModelReleasedDuringAComputationIsFreedWhenTheComputationEnds() {
     let source = HandModel()
-    let hooks = GateHooks()
-    let computing = DispatchSemaphore(value: 0)
-    let released = DispatchSemaphore(value: 0)
-    let writerDone = DispatchSemaphore(value: 0)
-    hooks.computing = {
-      computing.signal()
-      _ = waitBriefly(released)
-    }
+    let paused = PausedComputation()
     var model: ReleasedWhileComputingModel? = ReleasedWhileComputingModel(
-      source: source, hooks: hooks)
+      source: source, hooks: paused.hooks)
     weak let weakModel = model
     let seen = LockedBox<[Int?]>([])
     let token = observe { [weak model] in seen.value.append(model?.doubled) }
-    DispatchQueue.global().async {
-      source.a = 1
-      writerDone.signal()
-    }
-    #expect(waitBriefly(computing))
+    paused.write { source.a = 1 }
+    #expect(paused.waitUntilComputing())
     model = nil
     #expect(weakModel != nil, "the computation holds the model")
-    released.signal()
-    #expect(waitBriefly(writerDone), "the write, and the model's release, finished")
+    #expect(paused.resumeThenWaitForTheWrite(), "the write, and the model's release, finished")
     #expect(weakModel == nil)
     #expect(seen.value == [0, nil])
     token.cancel()
@@ -241,32 +263,23 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
   @Test(arguments: [false, true])
   func aModelReleasedDuringANestedComputationIsFreedAfterTheOutermostOne(readByOuter: Bool) {
     let source = HandModel()
-    let hooks = GateHooks()
-    let computing = DispatchSemaphore(value: 0)
-    let released = DispatchSemaphore(value: 0)
-    let writerDone = DispatchSemaphore(value: 0)
-    hooks.computing = {
-      computing.signal()
-      _ = waitBriefly(released)
-    }
+    let paused = PausedComputation()
     var model: NestedReleasedWhileComputingModel? = NestedReleasedWhileComputingModel(
-      source: source, hooks: hooks)
+      source: source, hooks: paused.hooks)
     weak let weakModel = model
     let seen = LockedBox<[Int?]>([])
     let token = observe { [weak model] in
       seen.value.append(readByOuter ? model?.outer.value : model?.total)
     }
-    DispatchQueue.global().async {
+    paused.write {
       withTransaction {
         source.b = 1
         source.a = 1
       }
-      writerDone.signal()
     }
-    #expect(waitBriefly(computing))
+    #expect(paused.waitUntilComputing())
     model = nil
-    released.signal()
-    #expect(waitBriefly(writerDone), "the write, and the model's release, finished")
+    #expect(paused.resumeThenWaitForTheWrite(), "the write, and the model's release, finished")
     #expect(weakModel == nil)
     #expect(seen.value == [1, nil])
     token.cancel()
