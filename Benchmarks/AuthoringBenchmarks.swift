@@ -23,6 +23,13 @@ final class WideModel: ReactiveState.Observable, @unchecked Sendable {
   }
 }
 
+/// `@Derived`'s form of a derived value, beside the `Computed` it wraps.
+final class DerivedCounter: TrackedObservable, @unchecked Sendable {
+  let observationRegistrar = ReactiveState.ObservationRegistrar()
+  @Tracked var count = 0
+  @Derived({ (counter: DerivedCounter) in counter.count * 2 }) var doubled: Int
+}
+
 /// The coarse side: one `ObservableObject` whose every change notifies every subscriber.
 final class CoarseModel: ObservableObject, @unchecked Sendable {
   @Published var values: [Int]
@@ -94,6 +101,32 @@ private func benchmarkTrackedAccessors(_ harness: BenchmarkHarness) {
     "+= 1 (in place)", tracked: perOp { for _ in 0..<n { tracked.count += 1 } },
     hand: perOp { for _ in 0..<n { hand.count += 1 } },
     theirs: perOp { for _ in 0..<n { theirs.count += 1 } })
+
+  // A current @Derived value against the Computed it wraps (read directly), and against
+  // Observation's computed property, which recomputes on every read.
+  let derived = DerivedCounter()
+  let computed = derived.$doubled
+  let wrapped = perOp {
+    var sum = 0
+    for _ in 0..<n { sum &+= derived.doubled }
+    consume(sum)
+  }
+  let direct = perOp {
+    var sum = 0
+    for _ in 0..<n { sum &+= computed.value }
+    consume(sum)
+  }
+  let recomputed = perOp {
+    var sum = 0
+    for _ in 0..<n { sum &+= theirs.doubled }
+    consume(sum)
+  }
+  harness.add(
+    BenchmarkRow(
+      group: "authoring",
+      name: "@Derived read, current (Computed read \(harness.format(direct)) ns)",
+      ours: wrapped, baseline: recomputed, goal: "≤ 1.5× Computed read",
+      verdict: wrapped <= 1.5 * direct + 0.5))
 }
 
 private func benchmarkFineVersusCoarse(_ harness: BenchmarkHarness) {

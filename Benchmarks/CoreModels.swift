@@ -5,6 +5,8 @@ import ReactiveState
 @Observable final class ObservationCounter: @unchecked Sendable {
   var count = 0
   var other = 0
+  /// A computed property: Observation's form of a derived value (recomputed on every read).
+  var doubled: Int { count * 2 }
 }
 
 /// ReactiveState in the Observation-compatible hand-written form (key-path literals).

@@ -225,6 +225,16 @@ enum ProfileLoops {
       let token = observe { _ = model.derived }
       for i in 0..<count { model.value = i + 1 }
       withExtendedLifetime(token) {}
+    case "derived-read", "computed-read":
+      let model = DerivedProfileModel()
+      let computed = model.$derived
+      var sum = 0
+      if name == "derived-read" {
+        for _ in 0..<count { sum &+= model.derived }
+      } else {
+        for _ in 0..<count { sum &+= computed.value }
+      }
+      consume(sum)
     case "kairo-broad": runKairo(BroadPropagation(), count: count)
     case "kairo-repeated": runKairo(RepeatedObservers(), count: count)
     case "kairo-unstable": runKairo(Unstable(), count: count)

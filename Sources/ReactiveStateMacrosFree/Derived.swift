@@ -68,12 +68,14 @@ public struct Derived<Host: AnyObject, Value> {
     wrapped wrapped: KeyPath<Host, Value>,
     storage storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
   ) -> Value {
-    let derived = host[keyPath: storage].storage
+    let derived = Unmanaged.passUnretained(host[keyPath: storage].storage)
     do {
-      return try derived.computed(of: host).get()
+      // Unretained: the host owns its storage, which owns the value.
+      let value = derived._withUnsafeGuaranteedRef { $0.computed(of: host) }
+      return try value._withUnsafeGuaranteedRef { try $0.get() }
     } catch is DerivedObjectReleased {
       // Only inside the host's deinitialiser: computed on the spot, not cached.
-      return derived.derive(host)
+      return derived.takeUnretainedValue().derive(host)
     } catch {
       fatalError("\(error)")
     }
@@ -90,7 +92,7 @@ public struct Derived<Host: AnyObject, Value> {
     projected projected: KeyPath<Host, Computed<Value>>,
     storage storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
   ) -> Computed<Value> {
-    host[keyPath: storage].storage.computed(of: host)
+    host[keyPath: storage].storage.computed(of: host).takeUnretainedValue()
   }
 }
 
@@ -137,13 +139,13 @@ public final class _DerivedStorage<Host: AnyObject, Value>: @unchecked Sendable 
     }
   }
 
-  /// The value of `host`'s property, created on first use.
+  /// The value of `host`'s property, created on first use (unretained: this storage owns it).
   @inlinable @inline(__always)
-  public func computed(of host: Host) -> Computed<Value> {
+  public func computed(of host: Host) -> Unmanaged<Computed<Value>> {
     if let existing = UnsafeRawPointer(bitPattern: createdBits) {
-      return Unmanaged<Computed<Value>>.fromOpaque(existing).takeUnretainedValue()
+      return Unmanaged<Computed<Value>>.fromOpaque(existing)
     }
-    return create(for: host)
+    return .passUnretained(create(for: host))
   }
 
   @usableFromInline var createdBits: UInt { created.load(ordering: .acquiring) }
