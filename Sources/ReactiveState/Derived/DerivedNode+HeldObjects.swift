@@ -44,12 +44,8 @@ extension DerivedNode {
   /// ``releaseComputeLock()`` when objects are held: they are released after the lock.
   @inline(never)
   final func releaseComputeLockThenHeldObject() {
-    let held = heldUntilUnlocked
-    heldUntilUnlocked = nil
-    computeLock.unlock()
-    if hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
-      performDeferredOrphanChecks()
-    }
+    let held = heldUntilUnlocked.take()
+    releaseComputeLock()  // nothing held now: the plain release
     _ = consume held
   }
 }

@@ -308,7 +308,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) final var heldUntilUnlocked: AnyObject?
 
   @inline(never)
-  final func performDeferredOrphanChecks() {
+  private func performDeferredOrphanChecks() {
     while hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
       guard computeLock.tryLock() else { return }  // the new holder will see the flag
       GraphLock.withLock { dropUpstreamIfOrphaned() }
