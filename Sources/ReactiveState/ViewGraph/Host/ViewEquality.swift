@@ -168,15 +168,20 @@ protocol BindingComparable {
 
 extension Binding: BindingComparable {
   func sameSource(as other: Any) -> Bool {
-    guard let other = other as? Binding<Value>, let identity, let otherIdentity = other.identity
-    else { return false }
-    return identity == otherIdentity
+    guard let other = other as? Binding<Value> else { return false }
+    return Self.sameSource(identity, other.identity)
   }
 
   static func sameSource(at lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
-    guard let left = lhs.assumingMemoryBound(to: Self.self).pointee.identity,
-      let right = rhs.assumingMemoryBound(to: Self.self).pointee.identity
-    else { return false }
-    return left == right
+    // Only the identities are loaded: copying the bindings would retain their closures.
+    sameSource(
+      lhs.assumingMemoryBound(to: Self.self).pointee.identity,
+      rhs.assumingMemoryBound(to: Self.self).pointee.identity)
+  }
+
+  /// Both sources are known, and they are the same one.
+  private static func sameSource(_ lhs: BindingIdentity?, _ rhs: BindingIdentity?) -> Bool {
+    guard let lhs, let rhs else { return false }
+    return lhs == rhs
   }
 }
