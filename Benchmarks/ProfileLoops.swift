@@ -91,50 +91,35 @@ enum ProfileLoops {
     case "viewgraph-item-parent-reeval":
       // 1,000 rows holding a non-Equatable value, the parent re-evaluated `count` times.
       MainActor.assumeIsolated {
-        let header = BenchRowModel(0)
-        let models = (0..<1_000).map(BenchRowModel.init)
-        let host = ViewHost(
+        reevaluateParent(count: count) { header, models in
           BenchHeaderList(header: header, models: models) { model, index in
             BenchItemRow(
               item: BenchItem(
                 title: "a row title longer than fifteen bytes", count: index, model: model))
-          }, mode: .manual)
-        for _ in 0..<count {
-          header.value &+= 1
-          host.flush()
+          }
         }
       }
-    case "viewgraph-parent-reeval", "viewgraph-state-parent-reeval":
+    case "viewgraph-parent-reeval":
       // 1,000 rows under a parent re-evaluated `count` times; every row compares equal.
       MainActor.assumeIsolated {
-        let header = BenchRowModel(0)
-        let models = (0..<1_000).map(BenchRowModel.init)
-        let host =
-          name == "viewgraph-parent-reeval"
-          ? ViewHost(
-            BenchHeaderList(header: header, models: models) {
-              BenchLabeledRow(model: $0, title: "row", index: $1)
-            }, mode: .manual)
-          : ViewHost(
-            BenchHeaderList(header: header, models: models) { model, _ in
-              BenchStateRow(model: model)
-            }, mode: .manual)
-        for _ in 0..<count {
-          header.value &+= 1
-          host.flush()
+        reevaluateParent(count: count) { header, models in
+          BenchHeaderList(header: header, models: models) {
+            BenchLabeledRow(model: $0, title: "row", index: $1)
+          }
+        }
+      }
+    case "viewgraph-state-parent-reeval":
+      // As viewgraph-parent-reeval, with a `@State` property in every row.
+      MainActor.assumeIsolated {
+        reevaluateParent(count: count) { header, models in
+          BenchHeaderList(header: header, models: models) { model, _ in
+            BenchStateRow(model: model)
+          }
         }
       }
     case "viewgraph-binding-parent-reeval":
       // 1,000 rows bound to their parent's state, the parent re-evaluated `count` times.
-      MainActor.assumeIsolated {
-        let header = BenchRowModel(0)
-        let models = (0..<1_000).map(BenchRowModel.init)
-        let host = ViewHost(BenchBindingList(header: header, models: models), mode: .manual)
-        for _ in 0..<count {
-          header.value &+= 1
-          host.flush()
-        }
-      }
+      MainActor.assumeIsolated { reevaluateParent(count: count, in: BenchBindingList.init) }
     case "tracked-continuous":
       let tracked = TrackedCounter()
       let token = observe { _ = tracked.count }
@@ -254,6 +239,21 @@ enum ProfileLoops {
     let host = ViewHost(makeRoot(models), mode: .manual)
     for _ in 0..<count {
       for model in models { model.value &+= 1 }
+      host.flush()
+    }
+  }
+
+  /// Mounts 1,000 rows under `makeRoot`'s view, which also shows a header model, then changes
+  /// the header and flushes, `count` times: the parent is re-evaluated, the rows compared.
+  @MainActor
+  private static func reevaluateParent<Root: View>(
+    count: Int, in makeRoot: (BenchRowModel, [BenchRowModel]) -> Root
+  ) {
+    let header = BenchRowModel(0)
+    let models = (0..<1_000).map(BenchRowModel.init)
+    let host = ViewHost(makeRoot(header, models), mode: .manual)
+    for _ in 0..<count {
+      header.value &+= 1
       host.flush()
     }
   }

@@ -110,13 +110,15 @@ struct ViewGraphBenchmarks {
     legacyObservableObjectList()
   }
 
-  private func makeHost(rows: Int) -> (ViewHost, [BenchRowModel]) {
+  private func makeHost<Root: View>(
+    rows: Int, _ makeRoot: ([BenchRowModel]) -> Root
+  ) -> (ViewHost, [BenchRowModel]) {
     let models = (0..<rows).map(BenchRowModel.init)
-    return (ViewHost(BenchList(models: models), mode: .manual), models)
+    return (ViewHost(makeRoot(models), mode: .manual), models)
   }
 
   private func fineGrainedUpdateIsOneEvaluation() {
-    let (host, models) = makeHost(rows: 10_000)
+    let (host, models) = makeHost(rows: 10_000, BenchList.init)
     let before = host.totalBodyEvaluations
     models[4_321].value += 1
     host.flush()
@@ -131,7 +133,7 @@ struct ViewGraphBenchmarks {
   }
 
   private func updatePass(rows: Int) {
-    let (host, models) = makeHost(rows: rows)
+    let (host, models) = makeHost(rows: rows, BenchList.init)
     let updates = 200
     var next = 0
     let perUpdate = harness.measure {
@@ -171,8 +173,7 @@ struct ViewGraphBenchmarks {
     of what: String, _ makeRoot: ([BenchRowModel]) -> Root
   ) {
     let rows = harness.quick ? 1_000 : 10_000
-    let models = (0..<rows).map(BenchRowModel.init)
-    let host = ViewHost(makeRoot(models), mode: .manual)
+    let (host, models) = makeHost(rows: rows, makeRoot)
     let perBody = harness.measure {
       let before = host.totalBodyEvaluations
       for model in models { model.value &+= 1 }
