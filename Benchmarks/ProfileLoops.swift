@@ -223,6 +223,7 @@ enum ProfileLoops {
     case "kairo-broad": runKairo(BroadPropagation(), count: count)
     case "kairo-repeated": runKairo(RepeatedObservers(), count: count)
     case "kairo-unstable": runKairo(Unstable(), count: count)
+    case "kairo-diamond": runKairo(Diamond(), count: count)
     case "kairo-mol0": runKairo(MolBench(fibArgument: 0), count: count)
     default:
       print("unknown profile \(name)")
