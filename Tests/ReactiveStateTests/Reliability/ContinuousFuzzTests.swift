@@ -12,7 +12,8 @@ import Testing
 /// (`m.a + m.b`, with equality cut-off) re-runs its readers only when its value differs from
 /// the one they last saw. Bodies branch on a value, so dependencies change between runs.
 /// Cancelled or released observers never run again; a released token frees its body; a
-/// deallocated model re-runs nothing.
+/// deallocated model re-runs nothing. After the script every token is released, and no
+/// observer body may remain.
 @Suite struct ContinuousFuzzTests {
   enum Property: String, CaseIterable { case a, b, c, derived }
 
@@ -176,8 +177,11 @@ import Testing
         reference.perform(step, log: &log)
         let kept = reference.observers.filter(\.value.isKept).keys.sorted()
         return log.sorted() + ["kept \(kept)"]
-      }
+      } + [Self.finalLine]
     }
+
+    /// The last line of every run: once every token is released, no observer body is kept.
+    static let finalLine = ["every token released: kept []"]
   }
 
   /// Runs a script on ReactiveState.
@@ -221,7 +225,7 @@ import Testing
     }
 
     func run(_ script: [Step]) -> [[String]] {
-      script.map { step in
+      let steps = script.map { step in
         switch step {
         case .observe(let id, let program):
           let canary = Canary()
@@ -239,9 +243,15 @@ import Testing
         case .releaseModel(let model): models[model] = nil
         }
         defer { log = [] }
-        return log.sorted() + ["kept \(Set(canaries.filter { $0.alive() }.map(\.id)).sorted())"]
+        return log.sorted() + ["kept \(keptBodies)"]
       }
+      // The bodies capture this execution, and it holds their tokens: releasing the tokens
+      // must free every body (and with it the cycle), whatever the script did.
+      tokens = [:]
+      return steps + [["every token released: kept \(keptBodies)"]]
     }
+
+    var keptBodies: [Int] { Set(canaries.filter { $0.alive() }.map(\.id)).sorted() }
   }
 
   @Test func randomScriptsMatchTheReferenceModel() {

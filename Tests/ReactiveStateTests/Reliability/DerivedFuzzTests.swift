@@ -219,12 +219,14 @@ import Testing
         case .read(let node): log.append("n\(node)=\(nodes[node].value)")
         case .observe(let id, let node):
           let computed = nodes[node]
-          tokens[id] = observe { [self] in log.append("o\(id)=\(computed.value)") }
+          // Unowned, as below: this execution holds the tokens and the cells that keep these
+          // closures, so a strong capture would keep every script's graph alive.
+          tokens[id] = observe { [unowned self] in log.append("o\(id)=\(computed.value)") }
         case .track(let id, let node):
           let computed = nodes[node]
           ReactiveState.withObservationTracking {
             _ = computed.value
-          } onChange: { [self] in
+          } onChange: { [unowned self] in
             log.append("fired t\(id)")
           }
         case .cancel(let id): tokens[id]?.cancel()

@@ -12,7 +12,8 @@ import Testing
 /// once if its `.willSet` handler calls `event.cancel()` (no `.didSet` follows). Mutations
 /// are not events for a tracker that requested neither. When a tracked model is deallocated
 /// the tracker gets one `.deinit` event if requested, and ends when nothing it observed is
-/// alive. A tracker's closure is kept exactly as long as it is active.
+/// alive. A tracker's closure is kept exactly as long as it is active. After the script every
+/// model is released, and no tracker's closure may remain.
 @Suite struct EventFuzzTests {
   enum Property: String, CaseIterable { case a, b, c, sum }
 
@@ -164,7 +165,7 @@ import Testing
         var log: [String] = []
         reference.perform(step, log: &log)
         return log.sorted() + ["alive \(reference.trackers.map(\.id).sorted())"]
-      }
+      } + [["every model released: alive []"]]
     }
   }
 
@@ -216,7 +217,7 @@ import Testing
 
     func run(_ script: [Step]) -> [[String]] {
       _ = weak
-      return script.map { step in
+      let steps = script.map { step in
         switch step {
         case .arm(let id, let reads, let options, let cancels):
           arm(id: id, reads: reads, options: options, cancels: cancels)
@@ -239,9 +240,15 @@ import Testing
         case .release(let model): strong[model] = nil
         }
         defer { log = [] }
-        return log.sorted() + ["alive \(Set(canaries.filter { $0.alive() }.map(\.id)).sorted())"]
+        return log.sorted() + ["alive \(aliveTrackers)"]
       }
+      // The trackers' closures capture this execution, and the models it holds keep their
+      // registrations: releasing the models must free every tracker (and with it the cycle).
+      strong = strong.map { _ in nil }
+      return steps + [["every model released: alive \(aliveTrackers)"]]
     }
+
+    var aliveTrackers: [Int] { Set(canaries.filter { $0.alive() }.map(\.id)).sorted() }
   }
 
   @Test func randomScriptsMatchTheReferenceModel() {
