@@ -177,11 +177,8 @@ import Testing
         reference.perform(step, log: &log)
         let kept = reference.observers.filter(\.value.isKept).keys.sorted()
         return log.sorted() + ["kept \(kept)"]
-      } + [Self.finalLine]
+      } + [["every token released: kept []"]]
     }
-
-    /// The last line of every run: once every token is released, no observer body is kept.
-    static let finalLine = ["every token released: kept []"]
   }
 
   /// Runs a script on ReactiveState.
