@@ -9,8 +9,10 @@ let package = Package(
     .executable(name: "ReactiveStateBenchmarks", targets: ["ReactiveStateBenchmarks"]),
   ],
   targets: [
-    // A two-function C shim: Swift has no thread-local storage of its own, and an initial-exec
-    // `_Thread_local` read is one instruction (the "current tracking scope" lookup on every read).
+    // A small C shim: Swift has no thread-local storage of its own (an initial-exec
+    // `_Thread_local` read is one instruction: the "current tracking scope" lookup on every
+    // read), and C11 atomics give the futex word lock, the fence and the process-wide barrier
+    // orderings ThreadSanitizer understands.
     .target(name: "CReactiveState"),
     .target(name: "ReactiveState", dependencies: ["CReactiveState"]),
     .target(name: "ReactiveStateMacrosFree", dependencies: ["ReactiveState"]),
