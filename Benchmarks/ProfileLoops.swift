@@ -168,6 +168,22 @@ enum ProfileLoops {
       for cell in cells { tokens.append(observe { _ = cell.count }) }
       for token in tokens { token.cancel() }
       tokens.removeAll()
+    case "create-computeds":
+      // The life of an observed `Computed`: created, computed and linked by an observer, then
+      // unobserved and freed (S-bench createComputations' unit of work).
+      let head = BenchCell(0)
+      var nodes: [Computed<Int>] = []
+      var tokens: [ObservationToken] = []
+      nodes.reserveCapacity(count)
+      tokens.reserveCapacity(count)
+      for offset in 0..<count {
+        let node = Computed { head.value + offset }
+        nodes.append(node)
+        tokens.append(observe { _ = node.value })
+      }
+      for token in tokens { token.cancel() }
+      tokens.removeAll()
+      nodes.removeAll()
     case "arm", "arm-fire", "arm-modify":
       // Arms and fires a one-shot on each of `count` models, through the setter and in place
       // (so every call site is known), re-arms them all, then (arm-fire, arm-modify) mutates

@@ -1,6 +1,12 @@
 import CReactiveState
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The graph side of a memoized derived value (``Computed``): both a source (others read
 /// it) and a subscriber (it reads others).
 ///
@@ -69,9 +75,14 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Serialises computations and validations of this node, and guards its dependency list:
   /// only a holder changes it (others use ``RawWordLock/tryLock()`` while holding the graph
   /// lock), so a computation walks and extends it with no graph lock unless a link changes.
-  final let computeLock = RawWordLock()
+  final let computeLock: RawWordLock
   /// What the last computation read, in order, with the versions it saw (compute lock).
-  @exclusivity(unchecked) final var inputs = InputList()
+  @exclusivity(unchecked) final var inputs: InputList
+  /// One allocation for the compute lock's word and the first ``inlineInputCapacity`` inputs,
+  /// which every update touches together.
+  private let sideBlock: UnsafeMutableRawPointer
+  private static let inlineInputCapacity = 4
+  private static let inlineInputsOffset = 16
   /// While a pull — a check of its inputs (see ``refreshKeepingLock(forSubscriber:)``) or a
   /// subscription (see ``subscribeUpstream()``) — has this node locked on its intrusive stack:
   /// the node whose input it is, and the input it is at (compute lock).
@@ -87,6 +98,13 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   ) {
     self.name = name
     self.evaluate = evaluate
+    sideBlock = malloc(
+      Self.inlineInputsOffset + Self.inlineInputCapacity * MemoryLayout<InputList.Input>.stride)!
+    computeLock = RawWordLock(word: sideBlock.bindMemory(to: rs_lock.self, capacity: 1))
+    inputs = InputList(
+      lending: (sideBlock + Self.inlineInputsOffset).bindMemory(
+        to: InputList.Input.self, capacity: Self.inlineInputCapacity),
+      capacity: Self.inlineInputCapacity)
     super.init(interest: .didSet, isDerived: true)
     scope.node = Unmanaged.passUnretained(self)
   }
@@ -94,7 +112,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   deinit {
     ChangePropagation.detachSubscribers(of: self)
     inputs.removeAll()
-    computeLock.deallocate()
+    free(sideBlock)
   }
 
   // MARK: - The derivation

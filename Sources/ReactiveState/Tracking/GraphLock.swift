@@ -12,7 +12,12 @@ struct RawWordLock: @unchecked Sendable {
   @usableFromInline let word: UnsafeMutablePointer<rs_lock>
 
   @usableFromInline init() {
-    word = .allocate(capacity: 1)
+    self.init(word: .allocate(capacity: 1))
+  }
+
+  /// A lock in storage its owner provides (and frees, instead of calling ``deallocate()``).
+  init(word: UnsafeMutablePointer<rs_lock>) {
+    self.word = word
     word.initialize(to: rs_lock(state: 0))
   }
 

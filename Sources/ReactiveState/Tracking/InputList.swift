@@ -14,12 +14,26 @@ struct InputList {
 
   private var buffer: UnsafeMutablePointer<Input>?
   private(set) var capacity = 0
+  /// Whether `buffer` was allocated by the list (false: storage its owner lent it, see
+  /// ``init(lending:capacity:)``, which the list never frees).
+  private var ownsBuffer = true
   /// Entries filled by the current (or last) use.
   private(set) var count = 0
   /// Entries holding a retained source (≥ count).
   private var retained = 0
 
   /// Starts refilling from the first entry.
+  /// An empty list.
+  init() {}
+
+  /// An empty list that starts in `capacity` entries of its owner's storage, which must
+  /// outlive it; it moves to a buffer of its own only when it outgrows them.
+  init(lending storage: UnsafeMutablePointer<Input>, capacity: Int) {
+    buffer = storage
+    self.capacity = capacity
+    ownsBuffer = false
+  }
+
   mutating func restart() { count = 0 }
 
   /// Records the next input: a retained entry already holding `source` is reused as is.
@@ -76,9 +90,10 @@ struct InputList {
   mutating func removeAll() {
     count = 0
     trim()
-    buffer?.deallocate()
+    if ownsBuffer { buffer?.deallocate() }
     buffer = nil
     capacity = 0
+    ownsBuffer = true
   }
 
   private mutating func release(from index: Int) {
@@ -93,9 +108,10 @@ struct InputList {
     let grown = UnsafeMutablePointer<Input>.allocate(capacity: newCapacity)
     if let buffer {
       grown.moveInitialize(from: buffer, count: retained)
-      buffer.deallocate()
+      if ownsBuffer { buffer.deallocate() }
     }
     buffer = grown
     capacity = newCapacity
+    ownsBuffer = true
   }
 }

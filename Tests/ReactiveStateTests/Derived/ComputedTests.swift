@@ -149,6 +149,47 @@ import Testing
     #expect(pick.value == 7)
   }
 
+  /// A derived value keeps its first four inputs next to its lock and moves to a buffer of
+  /// its own when it reads more. Growing past four and shrinking again, observed and
+  /// unobserved, every computation must see exactly the inputs it read (AddressSanitizer in
+  /// CI checks the memory side), and the value must be released when dropped.
+  @Test func inputCountsCrossingTheInlineCapacityKeepExactDependencies() {
+    let counter = HandModel()
+    let cells = (0..<12).map { index in
+      let cell = HandModel()
+      cell.a = index + 1
+      return cell
+    }
+    let computations = Box(0)
+    var sum: Computed<Int>? = Computed {
+      computations.value += 1
+      return cells.prefix(counter.a).reduce(0) { $0 + $1.a }
+    }
+    weak let weakSum = sum
+    let seen = Box<[Int]>([])
+    var token: ObservationToken? = observe { [sum = sum!] in seen.value.append(sum.value) }
+    for count in [3, 4, 5, 9, 2, 11, 1, 6] {
+      counter.a = count
+      let expected = count * (count + 1) / 2
+      #expect(seen.value.last == expected, "observed sum of the first \(count) cells")
+      let before = computations.value
+      cells[count].a += 100  // past the prefix: not an input now
+      #expect(computations.value == before, "a cell past the \(count) read is not an input")
+      cells[count].a -= 100
+      cells[count - 1].a += 1  // the prefix's last cell: an input
+      #expect(seen.value.last == expected + 1)
+      cells[count - 1].a -= 1
+    }
+    token?.cancel()
+    token = nil
+    counter.a = 10  // unobserved: validated by version on read
+    #expect(sum!.value == 55)
+    counter.a = 2
+    #expect(sum!.value == 3)
+    sum = nil
+    #expect(weakSum == nil, "released once nothing holds it")
+  }
+
   @Test func errorsAreCachedAndRethrownUntilAnInputChanges() throws {
     struct Negative: Error {}
     let model = HandModel()
