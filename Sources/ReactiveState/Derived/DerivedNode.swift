@@ -82,7 +82,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// which every update touches together.
   private let sideBlock: UnsafeMutableRawPointer
   private static let inlineInputCapacity = 4
-  private static let inlineInputsOffset = 16
+  /// The lock word's size, rounded up to the inputs' alignment.
+  private static var inlineInputsOffset: Int {
+    let alignment = MemoryLayout<InputList.Input>.alignment
+    return (MemoryLayout<rs_lock>.size + alignment - 1) / alignment * alignment
+  }
   /// While a pull — a check of its inputs (see ``refreshKeepingLock(forSubscriber:)``) or a
   /// subscription (see ``subscribeUpstream()``) — has this node locked on its intrusive stack:
   /// the node whose input it is, and the input it is at (compute lock).

@@ -22,7 +22,6 @@ struct InputList {
   /// Entries holding a retained source (≥ count).
   private var retained = 0
 
-  /// Starts refilling from the first entry.
   /// An empty list.
   init() {}
 
@@ -34,6 +33,7 @@ struct InputList {
     ownsBuffer = false
   }
 
+  /// Starts refilling from the first entry.
   mutating func restart() { count = 0 }
 
   /// Records the next input: a retained entry already holding `source` is reused as is.
