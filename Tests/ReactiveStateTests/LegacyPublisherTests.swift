@@ -84,6 +84,38 @@ struct LegacyPublisherTests {
     #expect(count.value == 3)
   }
 
+  /// `AnyCancellable(_:)` over another cancellable forwards one cancellation: on the first
+  /// `cancel()`, or when the wrapper is dropped uncancelled.
+  @Test func aWrappingTokenForwardsOneCancellation() {
+    struct CountingCancellable: Cancellable {
+      let cancels: LegacyCounter
+      func cancel() { cancels.increment() }
+    }
+    let cancels = LegacyCounter()
+    let wrapper = AnyCancellable(CountingCancellable(cancels: cancels))
+    #expect(cancels.value == 0)
+    wrapper.cancel()
+    wrapper.cancel()
+    #expect(cancels.value == 1)
+    do { _ = AnyCancellable(CountingCancellable(cancels: cancels)) }
+    #expect(cancels.value == 2, "dropped uncancelled: cancelled once")
+  }
+
+  /// Combine's `Published(initialValue:)` spelling, for an initial value set in `init`.
+  @Test func publishedInitialValueSpellingStartsFromThatValue() {
+    final class Settings: ObservableObject {
+      @Published var volume: Int
+      init(volume: Int) { _volume = Published(initialValue: volume) }
+    }
+    let settings = Settings(volume: 3)
+    #expect(settings.volume == 3)
+    let seen = LockedBox<[Int]>([])
+    let token = settings.$volume.sink { seen.value.append($0) }
+    settings.volume = 4
+    #expect(seen.value == [3, 4])
+    withExtendedLifetime(token) {}
+  }
+
   @Test func cancellationReleasesTheClosure() {
     let publisher = ObservableObjectPublisher()
     weak var weakProbe: LegacyLifetimeProbe?

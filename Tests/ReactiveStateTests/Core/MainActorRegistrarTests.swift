@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import ReactiveState
 import Testing
 
@@ -33,6 +34,38 @@ import Testing
     #expect(oneShots.value == [0, 1])
     #expect(runs.value == [0, 1, 5])
     #expect(doubled.value == 10)
+    token.cancel()
+  }
+
+  /// The documented accessor form — `withMutation(of:keyPath:_:)` with no equality rule, and
+  /// an explicit `willSet` / `didSet` pair — against the same model over Observation's
+  /// registrar: the same one-shot, continuous and event deliveries, on the owner thread.
+  @MainActor @Test func plainMutationAndExplicitAnnouncementsMatchObservation() {
+    let ours = PlainMainActorModel()
+    let theirs = PlainMainActorOracle()
+    let oneShots = Box<[String]>([])
+    ReactiveState.withObservationTracking(
+      { _ = ours.count }, onChange: { oneShots.value.append("ours") })
+    Observation.withObservationTracking(
+      { _ = theirs.count }, onChange: { oneShots.value.append("theirs") })
+    let runs = Box<[Int]>([])
+    let token = observe { runs.value.append(MainActor.assumeIsolated { ours.count }) }
+    let events = Box<[String]>([])
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
+      _ = ours.label
+    } onChange: { event in
+      events.value.append("\(event.kind) \(MainActor.assumeIsolated { ours.label })")
+    }
+    actingAsMainThread {
+      for model in [ours as any PlainCounting, theirs] {
+        model.count = 1
+        model.count = 1  // no equality rule: still a change
+        model.label = "new"
+      }
+    }
+    #expect(oneShots.value == ["ours", "theirs"])
+    #expect(runs.value == [0, 1, 1])
+    #expect(events.value == ["willSet ", "didSet new"])
     token.cancel()
   }
 
@@ -111,5 +144,62 @@ private final class ConfinedProbeModel: ReactiveState.Observable, @unchecked Sen
       return stored.value
     }
     set { registrar.withMutation(of: self, keyPath: \.value) { stored.value = newValue } }
+  }
+}
+
+/// What the plain-accessor test drives on either registrar.
+@MainActor private protocol PlainCounting: AnyObject {
+  var count: Int { get set }
+  var label: String { get set }
+}
+
+/// A main-actor model written as ``MainActorObservationRegistrar``'s documentation shows:
+/// `withMutation` without an equality rule, and an explicit `willSet` / `didSet` pair.
+@MainActor private final class PlainMainActorModel: ReactiveState.Observable, PlainCounting {
+  private let registrar = MainActorObservationRegistrar()
+  private var _count = 0
+  private var _label = ""
+  var count: Int {
+    get {
+      registrar.access(self, keyPath: \.count)
+      return _count
+    }
+    set { registrar.withMutation(of: self, keyPath: \.count) { _count = newValue } }
+  }
+  var label: String {
+    get {
+      registrar.access(self, keyPath: \.label)
+      return _label
+    }
+    set {
+      registrar.willSet(self, keyPath: \.label)
+      _label = newValue
+      registrar.didSet(self, keyPath: \.label)
+    }
+  }
+}
+
+/// The same model over Observation's registrar (the oracle).
+@MainActor private final class PlainMainActorOracle: Observation.Observable, PlainCounting {
+  private let registrar = Observation.ObservationRegistrar()
+  private var _count = 0
+  private var _label = ""
+  var count: Int {
+    get {
+      registrar.access(self, keyPath: \.count)
+      return _count
+    }
+    set { registrar.withMutation(of: self, keyPath: \.count) { _count = newValue } }
+  }
+  var label: String {
+    get {
+      registrar.access(self, keyPath: \.label)
+      return _label
+    }
+    set {
+      registrar.willSet(self, keyPath: \.label)
+      _label = newValue
+      registrar.didSet(self, keyPath: \.label)
+    }
   }
 }

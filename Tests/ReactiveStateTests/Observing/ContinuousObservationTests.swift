@@ -57,6 +57,34 @@ import Testing
     _ = dropped
   }
 
+  /// Tokens are equal only to themselves, so a set keeps each once (`store(in:)`, as with
+  /// Combine's cancellables); emptying the set ends the observations.
+  @Test func tokensStoredInASetLiveAsLongAsTheSet() {
+    let model = HandModel()
+    let runs = Box(0)
+    var tokens = Set<ObservationToken>()
+    observe {
+      runs.value += 1
+      _ = model.a
+    }.store(in: &tokens)
+    do {
+      let second = observe {
+        runs.value += 1
+        _ = model.a
+      }
+      second.store(in: &tokens)
+      second.store(in: &tokens)
+      #expect(tokens.count == 2, "two tokens, the second stored twice")
+      #expect(tokens.contains(second))
+      #expect(tokens.filter { $0 == second }.count == 1)
+    }
+    model.a = 1
+    #expect(runs.value == 4, "both ran first and once per change")
+    tokens.removeAll()
+    model.a = 2
+    #expect(runs.value == 4)
+  }
+
   @Test func nestedObserveScopesDoNotLeakIntoTheParent() {
     let model = HandModel()
     let outerRuns = Box(0)

@@ -18,6 +18,18 @@ import Testing
     #expect(await iterator.next() == 7)
   }
 
+  /// `AsyncIteratorProtocol`'s isolated requirement, which `for await` uses in an isolated
+  /// context, behaves as `next()`.
+  @MainActor @Test func theIsolatedNextBehavesAsNext() async {
+    let model = HandModel()
+    var iterator = ObservedValues { model.a }.makeAsyncIterator()
+    #expect(await iterator.next(isolation: MainActor.shared) == 0)
+    model.a = 3
+    #expect(await iterator.next(isolation: MainActor.shared) == 3)
+    model.a = 4
+    #expect(await iterator.next() == 4)
+  }
+
   @Test func synchronousBurstsCoalesceIntoTheLatestValue() async {
     let model = HandModel()
     let calls = Box(0)

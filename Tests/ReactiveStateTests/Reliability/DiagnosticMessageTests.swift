@@ -29,22 +29,24 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  /// Reports one diagnostic naming `name`: a derived value that reads itself.
+  static func cycle(_ name: String) {
+    let holder = Box<Computed<Int>?>(nil)
+    let cyclic = Computed(name) { (try holder.value?.get() ?? 0) + 1 }
+    holder.value = cyclic
+    _ = try? cyclic.get()
+    holder.value = nil
+  }
+
   @Test func aCaptureCollectsThisThreadsDiagnosticsIncludingNestedOnes() {
-    @Sendable func cycle(_ name: String) {
-      let holder = Box<Computed<Int>?>(nil)
-      let cyclic = Computed(name) { (try holder.value?.get() ?? 0) + 1 }
-      holder.value = cyclic
-      _ = try? cyclic.get()
-      holder.value = nil
-    }
     var inner: [ObservationDiagnostic] = []
     let outer = ObservationDiagnostics.capture {
-      cycle("OuterCycle")
-      inner = ObservationDiagnostics.capture { cycle("InnerCycle") }
+      Self.cycle("OuterCycle")
+      inner = ObservationDiagnostics.capture { Self.cycle("InnerCycle") }
       // Reported on another thread while this capture runs: not this capture's.
       let done = DispatchSemaphore(value: 0)
       Thread.detachNewThread {
-        cycle("OtherThreadCycle")
+        Self.cycle("OtherThreadCycle")
         done.signal()
       }
       done.wait()
@@ -56,6 +58,41 @@ import Testing
     #expect(outerMessages.contains { $0.contains("InnerCycle") }, "sees nested captures' share")
     #expect(!outerMessages.contains { $0.contains("OtherThreadCycle") })
     #expect(ObservationDiagnostics.capture {}.isEmpty)
+  }
+
+  /// The process-wide channel, which also sees what `capture` cannot (a diagnostic reported
+  /// on another thread): the handler is called with each diagnostic, `recent` keeps the last
+  /// 100, oldest first, and `clear()` empties it. Other suites report concurrently, so the
+  /// test looks only at names carrying its own tag.
+  @Test func theHandlerAndTheRecentLogSeeDiagnosticsFromEveryThread() {
+    let tag = "Tagged\(UInt32.random(in: 0...UInt32.max))x"
+    let handled = LockedBox<[String]>([])
+    let previous = ObservationDiagnostics.handler
+    ObservationDiagnostics.handler = { diagnostic in
+      if diagnostic.message.contains(tag) { handled.value.append(diagnostic.description) }
+      previous?(diagnostic)
+    }
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      Self.cycle("\(tag)OtherThread")
+      done.signal()
+    }
+    done.wait()
+    for index in 0..<150 { Self.cycle("\(tag)Burst\(index)") }
+    ObservationDiagnostics.handler = previous
+    Self.cycle("\(tag)AfterTheHandler")
+
+    let names = ["\(tag)OtherThread"] + (0..<150).map { "\(tag)Burst\($0)" }
+    #expect(handled.value.map { $0.prefix { $0 != " " } } == names.map { Substring($0) })
+    let recent = ObservationDiagnostics.recent.map(\.message)
+    #expect(recent.count <= 100)
+    let ours = recent.filter { $0.contains(tag) }.map { String($0.prefix { $0 != " " }) }
+    #expect(ours.last == "\(tag)AfterTheHandler", "still logged without a handler")
+    #expect(!ours.contains("\(tag)OtherThread"), "pushed out by 151 later diagnostics")
+    #expect(!ours.contains("\(tag)Burst0"))
+    #expect(ours.dropLast() == ArraySlice(names.suffix(ours.count - 1)), "oldest first")
+    ObservationDiagnostics.clear()
+    #expect(!ObservationDiagnostics.recent.contains { $0.message.contains(tag) })
   }
 
   @Test func aDerivedCycleSaysWhatAndHowToFix() throws {

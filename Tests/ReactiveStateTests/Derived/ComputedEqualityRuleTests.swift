@@ -1,0 +1,62 @@
+import ReactiveState
+import Testing
+
+/// Which equality rule each `Computed` initialiser picks: `==` for `Equatable` values, none
+/// (every recomputation is a change) for other values unless an `isEqual` is given — for
+/// standalone values and for values of an object alike.
+@Suite struct ComputedEqualityRuleTests {
+  /// A value without equality.
+  struct Bucket {
+    let tens: Int
+  }
+
+  /// An object the `of:` initialisers derive from.
+  final class Owner: @unchecked Sendable {
+    let model = HandModel()
+  }
+
+  /// How many times an observer of `computed` runs over the writes 1, 2 and 15 to `a`, whose
+  /// value's tens (0, 0, 1) the derivations return.
+  static func observerRuns<Value>(of computed: Computed<Value>, writing model: HandModel) -> Int {
+    let runs = Box(0)
+    let token = observe {
+      _ = computed.value
+      runs.value += 1
+    }
+    for value in [1, 2, 15] { model.a = value }
+    token.cancel()
+    return runs.value
+  }
+
+  @Test func aValueWithoutEqualityIsAChangeOnEveryRecomputation() {
+    let model = HandModel()
+    let standalone = Computed { Bucket(tens: model.a / 10) }
+    #expect(Self.observerRuns(of: standalone, writing: model) == 4, "the first run and 3 writes")
+
+    let owner = Owner()
+    let ofObject = Computed(of: owner) { Bucket(tens: $0.model.a / 10) }
+    #expect(Self.observerRuns(of: ofObject, writing: owner.model) == 4)
+    #expect(ofObject.value.tens == 1)
+  }
+
+  @Test func anEquatableValueIsCutOffByEquality() {
+    let model = HandModel()
+    let standalone = Computed { model.a / 10 }
+    #expect(Self.observerRuns(of: standalone, writing: model) == 2, "the first run and 15")
+
+    let owner = Owner()
+    let ofObject = Computed(of: owner) { $0.model.a / 10 }
+    #expect(Self.observerRuns(of: ofObject, writing: owner.model) == 2)
+  }
+
+  @Test func anIsEqualRuleCutsOffAValueWithoutEquality() {
+    let model = HandModel()
+    let sameTens: (Bucket, Bucket) -> Bool = { $0.tens == $1.tens }
+    let standalone = Computed(isEqual: sameTens) { Bucket(tens: model.a / 10) }
+    #expect(Self.observerRuns(of: standalone, writing: model) == 2)
+
+    let owner = Owner()
+    let ofObject = Computed(of: owner, isEqual: sameTens) { Bucket(tens: $0.model.a / 10) }
+    #expect(Self.observerRuns(of: ofObject, writing: owner.model) == 2)
+  }
+}
