@@ -95,6 +95,29 @@ import Testing
     #expect(host.texts.contains("Owned 0"))
   }
 
+  /// Configures its `@StateObject` in `init`, before the view has an identity.
+  struct ConfiguresInInit: View {
+    @StateObject var model = LegacyCounterModel()
+    init(start: Int) { model.count = start }
+    var body: some View { Text("count \(model.count)") }
+  }
+
+  @Test("@StateObject read before mounting: a throwaway object, reported by type")
+  func stateObjectReadBeforeMounting() {
+    LegacyCounterModel.created = 0
+    var host: ViewHost?
+    let reported = ObservationDiagnostics.capture {
+      let view = ConfiguresInInit(start: 5)
+      #expect(view.model !== view.model, "each read before mounting creates one")
+      host = ViewHost(view)
+    }
+    #expect(host?.texts == ["count 0"], "as in SwiftUI, the identity made its own object")
+    #expect(LegacyCounterModel.created == 4, "init, two reads, then the identity's")
+    let messages = reported.map(\.message).filter { $0.contains("StateObject<LegacyCounterModel>") }
+    #expect(messages.count == 3)
+    #expect(messages.first?.contains("To fix:") == true)
+  }
+
   struct ReplaceableParent: View {
     let first: LegacyCounterModel
     let second: LegacyCounterModel

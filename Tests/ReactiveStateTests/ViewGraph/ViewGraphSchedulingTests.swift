@@ -81,8 +81,12 @@ import Testing
     let host = ViewHost(AllThree(model: box.model), mode: .manual)
     await Task.detached { box.model.a = 9 }.value
     for _ in 0..<5 { await Task.yield() }
+    host.resetCounts()
     host.flush()
     #expect(host.texts == ["9 0 true"])
+    #expect(
+      host.updateLog.map(\.cause) == [.modelProperty(ObservedKeyPath(\Triple.a))],
+      "the hop keeps the key path that invalidated the view")
   }
 
   final class UncheckedBox: @unchecked Sendable {

@@ -13,12 +13,24 @@ public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
     self.thunk = thunk
   }
 
-  /// The identity's object. Read outside a mounted view it is created now and not kept.
+  /// The identity's object.
+  ///
+  /// Read before its view is mounted (in the view's `init`, say) there is no identity to own
+  /// it yet: as in SwiftUI, each such read creates a new object that nobody keeps — the
+  /// identity creates its own when the view is mounted — and the read is reported as an
+  /// ``ObservationDiagnostic`` naming the type.
   public var wrappedValue: ObjectType {
     if let object = handle.object { return object }
-    let object = thunk()
-    handle.object = object
-    return object
+    ObservationDiagnostics.report(Self.readBeforeMountingMessage)
+    return thunk()
+  }
+
+  /// What a read before mounting reports.
+  static var readBeforeMountingMessage: String {
+    "StateObject<\(ObjectType.self)> was read before its view was mounted (for example in the "
+      + "view's init): a new \(ObjectType.self) was created for that read and discarded; the "
+      + "view's identity creates its own when it is mounted. To fix: read it in body or in an "
+      + "action, or create the object outside and pass it in with @ObservedObject"
   }
 
   /// Bindings to the object's properties (`$model.name`).
