@@ -89,6 +89,29 @@ import Testing
       "the hop keeps the key path that invalidated the view")
   }
 
+  struct LegacyReader: View {
+    @ObservedObject var counter: LegacyCounterModel
+    var body: some View { Text("legacy \(counter.count)") }
+  }
+
+  /// The legacy path: `objectWillChange` sent on another thread invalidates the view on the
+  /// main actor, logged as that object's change.
+  @Test func offMainThreadLegacyChangesHopToTheMainActor() async {
+    let counter = UncheckedLegacyBox(LegacyCounterModel())
+    let host = ViewHost(LegacyReader(counter: counter.object), mode: .manual)
+    host.resetCounts()
+    await Task.detached { counter.object.count = 3 }.value
+    for _ in 0..<5 { await Task.yield() }
+    host.flush()
+    #expect(host.texts == ["legacy 3"])
+    #expect(host.updateLog.map(\.cause) == [.objectWillChange(type: "LegacyCounterModel")])
+  }
+
+  final class UncheckedLegacyBox: @unchecked Sendable {
+    let object: LegacyCounterModel
+    init(_ object: LegacyCounterModel) { self.object = object }
+  }
+
   final class UncheckedBox: @unchecked Sendable {
     let model: Triple
     init(_ model: Triple) { self.model = model }
