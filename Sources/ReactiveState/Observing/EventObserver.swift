@@ -38,17 +38,19 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   ) {
     let observer = EventObserver(options: options, onChange: onChange)
     let registration = Unmanaged.passRetained(observer)
-    let (linked, missed) = OneShotInstallation.install(list, observer) {
+    // With only `.deinit` requested, a mutation is no event and does not end the tracking.
+    let mutationsEnd = !options.isDisjoint(with: [.willSet, .didSet])
+    let (linked, missed) = OneShotInstallation.install(
+      list, observer, mutationsEnd: mutationsEnd
+    ) {
       observer.isFinished = true
     }
     if !linked { registration.release() }
     if let missed {
       // The change landed between the read and the install: report it as already stored.
       let kind: ObservationTracking.Event.Kind = options.contains(.didSet) ? .didSet : .willSet
-      if !options.isDisjoint(with: [.willSet, .didSet]) {
-        onChange(
-          ObservationTracking.Event(kind: kind, keyPath: missed.changeKeyPath, canceller: nil))
-      }
+      onChange(
+        ObservationTracking.Event(kind: kind, keyPath: missed.changeKeyPath, canceller: nil))
     }
   }
 

@@ -181,17 +181,19 @@ enum OneShotInstallation {
 
   /// Links `observer` to every live slot of `list` in one critical section. When a recorded
   /// slot changed after it was read, the registration ends at once (`finish` runs under the
-  /// lock, every link is removed) and that slot is returned for the caller to report.
+  /// lock, every link is removed) and that slot is returned for the caller to report — unless
+  /// `mutationsEnd` is false (an observer that listens for deallocations only, which no
+  /// mutation ends).
   ///
   /// The caller retains `observer` once for the registration before calling. `linked` says
   /// whether the registration now holds that retain (it is dropped when the observer fires
   /// or its objects go away); otherwise the caller releases it.
   static func install(
-    _ list: AccessList, _ observer: ReactiveNode, finish: () -> Void
+    _ list: AccessList, _ observer: ReactiveNode, mutationsEnd: Bool = true, finish: () -> Void
   ) -> (linked: Bool, missed: SourceNode?) {
     GraphLock.lock()
     defer { GraphLock.unlock() }
-    let missed = link(list, to: observer)
+    let missed = link(list, to: observer, comparingVersions: mutationsEnd)
     if missed != nil {
       finish()
       observer.unlinkAllDependencies()
@@ -200,11 +202,14 @@ enum OneShotInstallation {
   }
 
   /// Under the graph lock: links `observer` to every live slot of `list`, then returns the
-  /// first slot that changed after it was read (nil when none did).
+  /// first slot that changed after it was read (nil when none did, or when not
+  /// `comparingVersions`).
   ///
   /// Links are published (subscriber counts raised) before versions are compared, and a
   /// writer bumps the version before reading the count: one of the two sides sees the other.
-  private static func link(_ list: AccessList, to observer: ReactiveNode) -> SourceNode? {
+  private static func link(
+    _ list: AccessList, to observer: ReactiveNode, comparingVersions: Bool
+  ) -> SourceNode? {
     pass &+= 1
     for entry in list.entries {
       entry.source._withUnsafeGuaranteedRef { slot in
@@ -213,6 +218,7 @@ enum OneShotInstallation {
         ReactiveNode.link(slot, to: observer, version: entry.version)
       }
     }
+    guard comparingVersions else { return nil }
     ReactiveNode.fenceAfterLinking(to: list.entries)
     for entry in list.entries
     where entry.source._withUnsafeGuaranteedRef({ $0.changedSince(entry.version) }) {

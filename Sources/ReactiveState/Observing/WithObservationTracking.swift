@@ -25,11 +25,13 @@ public func withObservationTracking<T>(
 /// SE-0506's options form of one-shot tracking: tracks what `apply` reads and delivers the
 /// requested events of the first mutation of any of it — `.willSet` (before the store),
 /// `.didSet` (after it) — then ends; `.deinit` is delivered when a tracked object is
-/// deallocated while the tracking is active. `event.cancel()` ends it early.
+/// deallocated while the tracking is active (an object deallocated before `apply` returns is
+/// not reported: the tracking never saw it alive). `event.cancel()` ends it early.
 ///
 /// Delivery is synchronous on the mutating thread. As with the plain form, a change that
-/// lands between a read and the end of `apply` is delivered right after `apply` (as an
-/// event of the first requested kind).
+/// lands between a read and the end of `apply` is delivered right after `apply` (as a
+/// `.didSet` event when requested, else `.willSet`), and ends the tracking; with only
+/// `.deinit` requested it is no event and the tracking stays.
 public func withObservationTracking<T>(
   options: ObservationTracking.Options, _ apply: () -> T,
   onChange: @escaping @Sendable (ObservationTracking.Event) -> Void

@@ -58,6 +58,24 @@ import Testing
     #expect(kinds.value == ["deinit matches=false"])
   }
 
+  /// A documented choice: an object deallocated before `apply` returns is not reported (the
+  /// tracking never saw it alive); objects still alive stay tracked.
+  @Test func anObjectDeallocatedDuringApplyIsNotReported() {
+    let kinds = Box<[String]>([])
+    var gone: HandModel? = HandModel()
+    let kept = HandModel()
+    ReactiveState.withObservationTracking(options: [.willSet, .deinit]) {
+      _ = gone?.a
+      _ = kept.a
+      gone = nil
+    } onChange: { event in
+      kinds.value.append("\(event.kind)")
+    }
+    #expect(kinds.value.isEmpty)
+    kept.a = 1
+    #expect(kinds.value == ["willSet"])
+  }
+
   @Test func eventOrderingWithAllOptions() {
     let kinds = Box<[String]>([])
     var model: HandModel? = HandModel()

@@ -33,6 +33,42 @@ import Testing
     #expect(fired.value == 1, "and the observer is gone afterwards")
   }
 
+  /// Item 19 for SE-0506's options form (no oracle: the toolchain here has no options form):
+  /// the change that landed during `apply` is delivered right after it, once, as an event of
+  /// the first requested kind that can still be true (`didSet` when requested: the value is
+  /// already stored), naming the key path, and ends the tracking. With only `.deinit`
+  /// requested a mutation is not an event, so the tracking stays and still reports the
+  /// deallocation.
+  @Test(arguments: [
+    (ObservationTracking.Options([.willSet, .didSet]), ["didSet a"], ["didSet a"]),
+    (ObservationTracking.Options.willSet, ["willSet a"], ["willSet a"]),
+    (ObservationTracking.Options([.didSet, .deinit]), ["didSet a"], ["didSet a"]),
+    (ObservationTracking.Options.deinit, [], ["deinit ?"]),
+  ])
+  func anEventTrackerDeliversAMutationBetweenReadAndInstall(
+    options: ObservationTracking.Options, afterApply: [String], afterRelease: [String]
+  ) {
+    // The writer thread reaches the model through the box, so releasing it here frees it.
+    let model = LockedBox<HandModel?>(HandModel())
+    let events = LockedBox<[String]>([])
+    let mutated = DispatchSemaphore(value: 0)
+    ReactiveState.withObservationTracking(options: options) {
+      _ = model.value?.a
+      Thread.detachNewThread {
+        model.value?.a = 1
+        mutated.signal()
+      }
+      mutated.wait()
+    } onChange: { event in
+      events.value.append("\(event.kind) \(event.matches(\HandModel.a) ? "a" : "?")")
+    }
+    #expect(events.value == afterApply)
+    model.value?.a = 2
+    #expect(events.value == afterApply, "a later mutation is no event")
+    model.value = nil
+    #expect(events.value == afterRelease)
+  }
+
   /// Item 20: two concurrent mutations. Observation can call a one-shot `onChange` twice;
   /// ReactiveState flips the observer to finished under the lock before calling it.
   @Test(arguments: Engine.allCases)
