@@ -8,9 +8,8 @@
 final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked Sendable {
   private let lock = WordLock()
   // Guarded by `lock`.
-  @exclusivity(unchecked) private var parkedRun: (@Sendable () -> Void)?
-  /// The observer whose queued run is parked (the allocation-free form of `parkedRun`),
-  /// unretained (see the type's notes): parking and running it cost no reference counting.
+  /// The observer whose queued run is parked, unretained (see the type's notes): parking and
+  /// running it cost no reference counting.
   @exclusivity(unchecked) private var parkedObserver: Unmanaged<ContinuousObserver>?
   /// The suspended consumer, if any. Every path that resumes it first takes it out under the
   /// lock, so it is resumed exactly once.
@@ -23,26 +22,21 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
   var isFinished: Bool { lock.withLock { finished } }
 
   /// A change arrived: park the observer's re-evaluation (whole, no closure per change) and
-  /// wake the consumer. The observer calls this instead of ``schedule(_:)``.
+  /// wake the consumer — unless the iteration ended (nobody would run it). The waiting
+  /// consumer, if any, is taken under the lock and resumed after it is released.
   override func park(_ observer: ContinuousObserver) {
-    parkAndWake { parkedObserver = .passUnretained(observer) }
-  }
-
-  /// Scheduler entry (general form): park `work` and wake the consumer.
-  func schedule(_ work: @escaping @Sendable () -> Void) {
-    parkAndWake { parkedRun = work }
-  }
-
-  /// Under the lock, unless the iteration ended (nobody would run it): `store` parks a run and
-  /// the waiting consumer, if any, is taken; it is resumed after the lock is released.
-  @inline(__always)
-  private func parkAndWake(_ store: () -> Void) {
     let waiter = lock.withLock { () -> SuspendedConsumer? in
       guard !finished else { return nil }
-      store()
+      parkedObserver = .passUnretained(observer)
       return self.waiter.take()
     }
     waiter?.resume()
+  }
+
+  /// Never called: the observer of an iteration hands its changes to ``park(_:)``, its
+  /// parking (the lot is its scheduler only so that the observer knows it has one).
+  func schedule(_ work: @escaping @Sendable () -> Void) {
+    preconditionFailure("an ObservedValues observer parks its runs; it schedules no closure")
   }
 
   /// Waits for a change and re-evaluates; false when the iteration ended (finished or the
@@ -56,37 +50,27 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
     }
   }
 
-  /// Ends the iteration: no further change is evaluated; a parked run is dropped (outside
-  /// the lock: releasing a closure may deinitialise what it captured) and a waiting consumer
-  /// resumed.
+  /// Ends the iteration: no further change is evaluated; a parked run is dropped and a
+  /// waiting consumer resumed.
   func finish() {
-    let (run, waiter) = lock.withLock {
-      () -> ((@Sendable () -> Void)?, SuspendedConsumer?) in
+    let waiter = lock.withLock { () -> SuspendedConsumer? in
       finished = true
       parkedObserver = nil
-      return (parkedRun.take(), self.waiter.take())
+      return self.waiter.take()
     }
-    withExtendedLifetime(run) {}
     waiter?.resume()
   }
 
   /// Runs the parked re-evaluation, if any; false when there is none or the iteration ended.
   /// Synchronous, so a consumer that is already behind pays no suspension or async frame.
   func runParked() -> Bool {
-    let (observer, run) = lock.withLock {
-      () -> (Unmanaged<ContinuousObserver>?, (@Sendable () -> Void)?) in
-      guard !finished else { return (nil, nil) }
-      return (parkedObserver.take(), parkedRun.take())
+    let observer = lock.withLock { () -> Unmanaged<ContinuousObserver>? in
+      guard !finished else { return nil }
+      return parkedObserver.take()
     }
-    if let observer {
-      observer._withUnsafeGuaranteedRef { $0.runIfQueued() }
-      return true
-    }
-    if let run {
-      run()
-      return true
-    }
-    return false
+    guard let observer else { return false }
+    observer._withUnsafeGuaranteedRef { $0.runIfQueued() }
+    return true
   }
 
   /// Suspends until a change is parked (true) or the iteration ends (false).
@@ -94,14 +78,14 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
     while true {
       let state = lock.withLock { () -> Bool? in
         if finished { return false }
-        return parkedObserver != nil || parkedRun != nil ? true : nil
+        return parkedObserver != nil ? true : nil
       }
       if let state { return state }
       await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
           let consumer = SuspendedConsumer(continuation)
           let resumeNow = lock.withLock { () -> Bool in
-            if finished || parkedRun != nil || parkedObserver != nil { return true }
+            if finished || parkedObserver != nil { return true }
             waiter = consumer
             return false
           }
