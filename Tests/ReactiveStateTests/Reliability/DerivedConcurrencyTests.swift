@@ -118,4 +118,59 @@ import Testing
     #expect(lastSeen.value == rounds + 2)
     withExtendedLifetime(token) {}
   }
+
+  /// Forced: the object a derived value reads is deallocated on one thread while another
+  /// thread computes that value (holding its compute lock), so the deallocation can only
+  /// detach the source's side of the link and leave the rest to the lock holder. A
+  /// deallocation is not a change (as when no computation runs): the value computed meanwhile
+  /// stands, and the next real change recomputes it without the object, dropping the dead
+  /// link; nothing of the graph is kept alive afterwards.
+  @Test func anInputsObjectDeallocatedDuringAComputationIsDroppedByTheLockHolder() {
+    let holder = LockedBox<HandModel?>(HandModel())
+    weak let model = holder.value
+    let other = HandModel()
+    let blockNextComputation = LockedBox(false)
+    let entered = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    let computations = LockedBox<[Int]>([])
+    weak var weakValue: Computed<Int>?
+    do {
+      let value = Computed {
+        let read = holder.value?.a ?? -1
+        computations.value.append(read)
+        if blockNextComputation.value {
+          blockNextComputation.value = false
+          entered.signal()
+          resume.wait()
+        }
+        return read + 1000 * other.a
+      }
+      weakValue = value
+      // A scheduled observer keeps the value linked to the model without running inside the
+      // write (whose setter keeps the model alive).
+      let scheduler = ManualScheduler()
+      let seen = LockedBox<[Int]>([])
+      let token = observe(scheduler: scheduler) { seen.value.append(value.value) }
+      holder.value?.a = 1
+      blockNextComputation.value = true
+      let reader = WorkerThread()
+      let readerSaw = LockedBox(0)
+      reader.run { readerSaw.value = value.value }
+      entered.wait()
+      holder.value = nil  // the model goes while the computation holds the value's lock
+      #expect(model == nil)
+      resume.signal()
+      reader.wait()
+      reader.stop()
+      #expect(readerSaw.value == 1)
+      scheduler.flush()
+      #expect(computations.value == [0, 1], "the deallocation is no change")
+      other.a = 1
+      scheduler.flush()
+      #expect(computations.value == [0, 1, -1])
+      #expect(seen.value == [0, 1, 999])
+      token.cancel()
+    }
+    #expect(weakValue == nil, "nothing keeps the derived value alive")
+  }
 }
