@@ -47,6 +47,46 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  /// A parked observer whose next run reads another single property (chosen by state it does
+  /// not track) moves its place to that property's slot: writes to the old one no longer run
+  /// it, writes to the new one do, with the stored value, and cancelling it there frees it.
+  @Test func anObserverThatSwitchesItsOnlyPropertyMovesItsPlace() {
+    let model = HandModel()
+    let readsB = LockedBox(false)
+    let seen = Box<[Int]>([])
+    let watch = CanaryWatch()
+    var token: ObservationToken?
+    do {
+      let canary = Canary()
+      watch.canary = canary
+      token = observe {
+        withExtendedLifetime(canary) {}
+        seen.value.append(readsB.value ? model.b : model.a)
+      }
+    }
+    #expect(model.aHasParkedContinuousObserver)
+    readsB.value = true
+    model.a = 1  // runs, reads b now: leaves a's slot for b's
+    #expect(!model.aHasParkedContinuousObserver)
+    #expect(model.aDidSetListeners == 0, "moved, not linked")
+    model.a = 2
+    model.b = 5
+    model.b += 1
+    #expect(seen.value == [0, 0, 5, 6])
+    readsB.value = false
+    model.b = 7  // runs, reads a again: back to a's slot
+    #expect(model.aHasParkedContinuousObserver)
+    model.b = 8
+    model.a = 3
+    #expect(seen.value == [0, 0, 5, 6, 2, 3])
+    token?.cancel()
+    token = nil
+    #expect(!model.aHasParkedContinuousObserver)
+    #expect(!watch.isAlive, "the cancelled observer and its closure are freed")
+    model.a = 4
+    #expect(seen.value.count == 6)
+  }
+
   /// Every write path — assignment, in-place mutation (willSet/didSet), a write with another
   /// property's `willSet` listener on the same property (announced), a transaction — runs the
   /// parked observer once, after the store, with the new value.
