@@ -211,6 +211,32 @@ import Testing
     #expect(!watch.isAlive)
     _ = token
   }
+
+  /// The model goes during the observer's run, after the read that parked it (the run drops
+  /// the last reference): the run ends dormant instead of parking in a closed slot, and
+  /// dropping the token frees the body.
+  @Test func aModelDeallocatedDuringTheRunThatParkedLeavesADormantObserver() {
+    let watch = CanaryWatch()
+    let holder = LockedBox<HandModel?>(HandModel())
+    weak let weakModel = holder.value
+    let seen = LockedBox<[Int]>([])
+    var token: ObservationToken?
+    do {
+      let canary = Canary()
+      watch.canary = canary
+      token = observe {
+        withExtendedLifetime(canary) {}
+        seen.value.append(holder.value?.a ?? -1)
+        holder.value = nil
+      }
+    }
+    #expect(weakModel == nil)
+    #expect(seen.value == [0], "ran once, and nothing is left to run it again")
+    #expect(watch.isAlive, "the token still holds the body")
+    token = nil
+    #expect(!watch.isAlive)
+    _ = token
+  }
 }
 
 /// A weak reference a `@Sendable` closure can capture.
