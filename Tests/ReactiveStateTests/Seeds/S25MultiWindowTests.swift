@@ -123,6 +123,43 @@ final class WindowTaskProbe {
     #expect(app.app.probe.cancelled == 2)
   }
 
+  /// A window root that loads in a task and, once loaded, writes its own `@State` during
+  /// `body` (a runtime issue of its window).
+  struct LoadingRoot: View {
+    @State private var loaded = false
+    @State private var renders = 0
+    var body: some View {
+      if loaded { renders += 1 }  // dropped, and recorded as a runtime issue
+      return Text(loaded ? "loaded" : "loading")
+        .task {
+          await Task.yield()
+          loaded = true
+        }
+    }
+  }
+
+  struct LoadingApp: App {
+    var body: some Scene {
+      WindowGroup { LoadingRoot() }
+    }
+  }
+
+  @Test("S25 the app host settles every window and collects the open windows' issues")
+  func appSettlesAndCollectsIssues() async throws {
+    let app = AppHost(LoadingApp())
+    let first = try app.openWindow()
+    let second = try app.openWindow()
+    #expect(app.issues.isEmpty)
+    await app.settle()
+    #expect(first.host.texts == ["loaded"])
+    #expect(second.host.texts == ["loaded"])
+    #expect(first.host.runningTaskCount == 0 && second.host.runningTaskCount == 0)
+    #expect(app.issues.map(\.kind) == [.stateWriteDuringUpdate, .stateWriteDuringUpdate])
+    #expect(app.issues.first?.description.hasPrefix("stateWriteDuringUpdate: ") == true)
+    app.close(first)
+    #expect(app.issues.count == 1, "a closed window's issues are no longer the app's")
+  }
+
   @Test("S25 opening an unknown scene fails")
   func unknownScene() {
     let app = AppHost(NotesApp())
