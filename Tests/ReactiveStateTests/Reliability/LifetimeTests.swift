@@ -294,19 +294,3 @@ import Testing
     #expect(canaries.allSatisfy { $0() == nil })
   }
 }
-
-/// Observes with `body`, whose closure also captures a canary: the canary lives exactly as
-/// long as the engine keeps the observer's body. The token is boxed so another thread can
-/// drop it.
-private func observeWithCanary(_ body: @escaping @Sendable () -> Void) -> (
-  token: LockedBox<ObservationToken?>, canary: CanaryWatch
-) {
-  let watch = CanaryWatch()
-  let canary = Canary()
-  watch.canary = canary
-  let token = observe {
-    _ = canary
-    body()
-  }
-  return (LockedBox(token), watch)
-}

@@ -54,15 +54,8 @@ import Testing
     let model = HandModel()
     let readsB = LockedBox(false)
     let seen = Box<[Int]>([])
-    let watch = CanaryWatch()
-    var token: ObservationToken?
-    do {
-      let canary = Canary()
-      watch.canary = canary
-      token = observe {
-        withExtendedLifetime(canary) {}
-        seen.value.append(readsB.value ? model.b : model.a)
-      }
+    let (token, watch) = observeWithCanary {
+      seen.value.append(readsB.value ? model.b : model.a)
     }
     #expect(model.aHasParkedContinuousObserver)
     readsB.value = true
@@ -79,8 +72,8 @@ import Testing
     model.b = 8
     model.a = 3
     #expect(seen.value == [0, 0, 5, 6, 2, 3])
-    token?.cancel()
-    token = nil
+    token.value?.cancel()
+    token.value = nil
     #expect(!model.aHasParkedContinuousObserver)
     #expect(!watch.isAlive, "the cancelled observer and its closure are freed")
     model.a = 4
@@ -160,17 +153,10 @@ import Testing
   @Test func cancellationDuringConcurrentWritesStopsAndFrees() {
     for _ in 0..<Reliability.count("REACTIVESTATE_PARKED_TRIALS", default: 40) {
       let model = ProbeEngine.reactiveState.makeModel()
-      let watch = CanaryWatch()
       let runs = Atomic<Int>(0)
-      let token = LockedBox<ObservationToken?>(nil)
-      do {
-        let canary = Canary()
-        watch.canary = canary
-        token.value = observe {
-          _ = canary
-          _ = model.value
-          runs.wrappingAdd(1, ordering: .relaxed)
-        }
+      let (token, watch) = observeWithCanary {
+        _ = model.value
+        runs.wrappingAdd(1, ordering: .relaxed)
       }
       runConcurrently(threads: 3) { thread in
         if thread == 0 {
@@ -190,52 +176,37 @@ import Testing
   /// The model goes while the observer is parked on it: the observer goes dormant, and
   /// dropping its token frees its body.
   @Test func aDeallocatedModelLeavesADormantObserverThatIsFreed() {
-    let watch = CanaryWatch()
     weak var weakModel: HandModel?
-    var token: ObservationToken?
+    let observer: (token: LockedBox<ObservationToken?>, canary: CanaryWatch)
     do {
       let model = HandModel()
       weakModel = model
-      let canary = Canary()
-      watch.canary = canary
       let reader = UncheckedWeak(model)
-      token = observe {
-        _ = canary
-        _ = reader.object?.a
-      }
+      observer = observeWithCanary { _ = reader.object?.a }
       #expect(model.aHasParkedContinuousObserver)
     }
     #expect(weakModel == nil, "a parked observer does not keep its model alive")
-    #expect(watch.isAlive, "the token still holds the body")
-    token = nil
-    #expect(!watch.isAlive)
-    _ = token
+    #expect(observer.canary.isAlive, "the token still holds the body")
+    observer.token.value = nil
+    #expect(!observer.canary.isAlive)
   }
 
   /// The model goes during the observer's run, after the read that parked it (the run drops
   /// the last reference): the run ends dormant instead of parking in a closed slot, and
   /// dropping the token frees the body.
   @Test func aModelDeallocatedDuringTheRunThatParkedLeavesADormantObserver() {
-    let watch = CanaryWatch()
     let holder = LockedBox<HandModel?>(HandModel())
     weak let weakModel = holder.value
     let seen = LockedBox<[Int]>([])
-    var token: ObservationToken?
-    do {
-      let canary = Canary()
-      watch.canary = canary
-      token = observe {
-        withExtendedLifetime(canary) {}
-        seen.value.append(holder.value?.a ?? -1)
-        holder.value = nil
-      }
+    let (token, watch) = observeWithCanary {
+      seen.value.append(holder.value?.a ?? -1)
+      holder.value = nil
     }
     #expect(weakModel == nil)
     #expect(seen.value == [0], "ran once, and nothing is left to run it again")
     #expect(watch.isAlive, "the token still holds the body")
-    token = nil
+    token.value = nil
     #expect(!watch.isAlive)
-    _ = token
   }
 }
 

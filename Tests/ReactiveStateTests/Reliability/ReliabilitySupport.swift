@@ -62,6 +62,22 @@ final class CanaryWatch: @unchecked Sendable {
   var isAlive: Bool { canary != nil }
 }
 
+/// Observes with `body`, whose closure also captures a canary: the canary lives exactly as
+/// long as the engine keeps the observer's body. The token is boxed so another thread can
+/// drop it.
+func observeWithCanary(_ body: @escaping @Sendable () -> Void) -> (
+  token: LockedBox<ObservationToken?>, canary: CanaryWatch
+) {
+  let watch = CanaryWatch()
+  let canary = Canary()
+  watch.canary = canary
+  let token = observe {
+    _ = canary
+    body()
+  }
+  return (LockedBox(token), watch)
+}
+
 /// SplitMix64: a tiny, fast, seedable generator; the same seed replays the same script.
 struct SplitMix64: RandomNumberGenerator {
   private var state: UInt64
