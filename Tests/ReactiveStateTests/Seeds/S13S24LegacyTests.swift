@@ -162,6 +162,23 @@ import Testing
     #expect(host.bodyCount(EnvironmentReader.self) == 3)
   }
 
+  struct EnvironmentEditor: View {
+    @EnvironmentObject var model: LegacyCounterModel
+    var body: some View {
+      TextField("note", text: $model.note)
+      Text("note \(model.note)")
+    }
+  }
+
+  @Test("@EnvironmentObject's $model.property binds to the provided object")
+  func environmentObjectBinding() throws {
+    let model = LegacyCounterModel()
+    let host = ViewHost(VStack { EnvironmentEditor() }.environmentObject(model))
+    try host.setText("milk", in: "note")
+    #expect(model.note == "milk")
+    #expect(host.texts.contains("note milk"))
+  }
+
   struct SwappingProvider: View {
     let first: LegacyCounterModel
     let second: LegacyCounterModel
