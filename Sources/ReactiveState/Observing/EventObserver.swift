@@ -7,6 +7,9 @@
 /// once (a `.didSet` paired with a cancelled `.willSet` is not delivered).
 final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   private let options: ObservationTracking.Options
+  /// Whether `.willSet` or `.didSet` was requested: with only `.deinit`, a mutation is no
+  /// event and does not end the registration.
+  private let mutationsAreEvents: Bool
   private let onChange: @Sendable (ObservationTracking.Event) -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
@@ -26,10 +29,11 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
   ) {
     self.options = options
+    mutationsAreEvents = !options.isDisjoint(with: [.willSet, .didSet])
     self.onChange = onChange
     // The willSet edge marks which mutation is being delivered, even when only its didSet
     // is requested; with only `.deinit`, mutations are not listened to at all.
-    super.init(interest: options.isDisjoint(with: [.willSet, .didSet]) ? [] : [.willSet, .didSet])
+    super.init(interest: mutationsAreEvents ? [.willSet, .didSet] : [])
   }
 
   static func install(
@@ -38,10 +42,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   ) {
     let observer = EventObserver(options: options, onChange: onChange)
     let registration = Unmanaged.passRetained(observer)
-    // With only `.deinit` requested, a mutation is no event and does not end the tracking.
-    let mutationsEnd = !options.isDisjoint(with: [.willSet, .didSet])
     let (linked, missed) = OneShotInstallation.install(
-      list, observer, mutationsEnd: mutationsEnd
+      list, observer, mutationsEnd: observer.mutationsAreEvents
     ) {
       observer.isFinished = true
     }
@@ -69,7 +71,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     switch event {
     case .willSet:
       // With only `.deinit` requested, mutations are not events.
-      guard mutatingSlot == nil, !options.isDisjoint(with: [.willSet, .didSet]) else {
+      guard mutatingSlot == nil, mutationsAreEvents else {
         return false
       }
       mutatingSlot = source
@@ -84,7 +86,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       // rather than lost, as for one-shot registrations.
       guard
         mutatingSlot == source
-          || (mutatingSlot == nil && !options.isDisjoint(with: [.willSet, .didSet])
+          || (mutatingSlot == nil && mutationsAreEvents
             && link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived })
       else { return false }
       deliveryOwesRelease = finish()
