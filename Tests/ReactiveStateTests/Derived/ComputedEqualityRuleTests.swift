@@ -10,11 +10,6 @@ import Testing
     let tens: Int
   }
 
-  /// An object the `of:` initialisers derive from.
-  final class Owner: @unchecked Sendable {
-    let model = HandModel()
-  }
-
   /// How many times an observer of `computed` runs over the writes 1, 2 and 15 to `a`, whose
   /// value's tens (0, 0, 1) the derivations return.
   static func observerRuns<Value>(of computed: Computed<Value>, writing model: HandModel) -> Int {
@@ -33,9 +28,9 @@ import Testing
     let standalone = Computed { Bucket(tens: model.a / 10) }
     #expect(Self.observerRuns(of: standalone, writing: model) == 4, "the first run and 3 writes")
 
-    let owner = Owner()
-    let ofObject = Computed(of: owner) { Bucket(tens: $0.model.a / 10) }
-    #expect(Self.observerRuns(of: ofObject, writing: owner.model) == 4)
+    let object = HandModel()
+    let ofObject = Computed(of: object) { Bucket(tens: $0.a / 10) }
+    #expect(Self.observerRuns(of: ofObject, writing: object) == 4)
     #expect(ofObject.value.tens == 1)
   }
 
@@ -44,9 +39,9 @@ import Testing
     let standalone = Computed { model.a / 10 }
     #expect(Self.observerRuns(of: standalone, writing: model) == 2, "the first run and 15")
 
-    let owner = Owner()
-    let ofObject = Computed(of: owner) { $0.model.a / 10 }
-    #expect(Self.observerRuns(of: ofObject, writing: owner.model) == 2)
+    let object = HandModel()
+    let ofObject = Computed(of: object) { $0.a / 10 }
+    #expect(Self.observerRuns(of: ofObject, writing: object) == 2)
   }
 
   @Test func anIsEqualRuleCutsOffAValueWithoutEquality() {
@@ -55,8 +50,8 @@ import Testing
     let standalone = Computed(isEqual: sameTens) { Bucket(tens: model.a / 10) }
     #expect(Self.observerRuns(of: standalone, writing: model) == 2)
 
-    let owner = Owner()
-    let ofObject = Computed(of: owner, isEqual: sameTens) { Bucket(tens: $0.model.a / 10) }
-    #expect(Self.observerRuns(of: ofObject, writing: owner.model) == 2)
+    let object = HandModel()
+    let ofObject = Computed(of: object, isEqual: sameTens) { Bucket(tens: $0.a / 10) }
+    #expect(Self.observerRuns(of: ofObject, writing: object) == 2)
   }
 }

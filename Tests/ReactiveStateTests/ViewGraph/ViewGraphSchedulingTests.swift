@@ -97,23 +97,19 @@ import Testing
   /// The legacy path: `objectWillChange` sent on another thread invalidates the view on the
   /// main actor, logged as that object's change.
   @Test func offMainThreadLegacyChangesHopToTheMainActor() async {
-    let counter = UncheckedLegacyBox(LegacyCounterModel())
-    let host = ViewHost(LegacyReader(counter: counter.object), mode: .manual)
+    let counter = UncheckedBox(LegacyCounterModel())
+    let host = ViewHost(LegacyReader(counter: counter.model), mode: .manual)
     host.resetCounts()
-    await Task.detached { counter.object.count = 3 }.value
+    await Task.detached { counter.model.count = 3 }.value
     for _ in 0..<5 { await Task.yield() }
     host.flush()
     #expect(host.texts == ["legacy 3"])
     #expect(host.updateLog.map(\.cause) == [.objectWillChange(type: "LegacyCounterModel")])
   }
 
-  final class UncheckedLegacyBox: @unchecked Sendable {
-    let object: LegacyCounterModel
-    init(_ object: LegacyCounterModel) { self.object = object }
-  }
-
-  final class UncheckedBox: @unchecked Sendable {
-    let model: Triple
-    init(_ model: Triple) { self.model = model }
+  /// Hands a main-actor model to a detached task, which mutates it off the main actor.
+  final class UncheckedBox<Model>: @unchecked Sendable {
+    let model: Model
+    init(_ model: Model) { self.model = model }
   }
 }
