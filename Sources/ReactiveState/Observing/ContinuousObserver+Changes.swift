@@ -103,7 +103,7 @@ extension ContinuousObserver {
     releaseDerivedInputs()
   }
 
-  func describe(_ keyPath: AnyKeyPath?) -> String {
+  static func describe(_ keyPath: AnyKeyPath?) -> String {
     // Swift prints a computed property's key path without its name
     // (`\Model.<computed 0x… (Int)>`); the type and value type still identify it.
     keyPath.map { String(describing: $0) } ?? "an observed value"

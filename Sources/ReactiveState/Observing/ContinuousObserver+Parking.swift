@@ -259,7 +259,7 @@ extension ContinuousObserver {
   func reportSelfInvalidation(_ keyPath: AnyKeyPath?) {
     ObservationDiagnostics.report(
       "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
-        + "it keeps changing \(describe(keyPath)), which it also reads. To fix: move the "
+        + "it keeps changing \(Self.describe(keyPath)), which it also reads. To fix: move the "
         + "write out of the observer, or read that value with withoutObservationTracking { … }")
   }
 }

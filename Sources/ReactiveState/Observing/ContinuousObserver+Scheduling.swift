@@ -30,7 +30,7 @@ extension ContinuousObserver {
     ObservationDiagnostics.report(
       "\(label) was stopped after \(Self.rerunLimit) scheduled runs in a row, each caused by "
         + "a change the previous one made (observers keep changing each other through their "
-        + "schedulers); last change: \(describe(keyPath)). \(Self.cycleRemedy)")
+        + "schedulers); last change: \(Self.describe(keyPath)). \(Self.cycleRemedy)")
   }
 
   /// The remedy the diagnostics of observers that keep changing each other give.

@@ -271,6 +271,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// The end of this thread's transaction reached the observer (see ``PostponedRun``). Then
   /// releases the retain a cancellation took for the queue, if any — the last touch.
+  ///
+  /// The queue holds no retain, and once the lock is released here the observer no longer
+  /// waits in it, so a cancellation on another thread takes no retain for it either: after
+  /// the unlock, only a path that took its own retain under the lock (a run, a hand-over to
+  /// the scheduler) may touch the observer.
   func runPostponed(_ action: PostponedRun) {
     GraphLock.lock()
     isWaitingInTransaction = false
@@ -279,23 +284,29 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     if action != .run {
       if phase == .queued { phase = .idle }
       ObservationWave.advance()  // no longer waiting: later changes must reach it again
-      let keyPath = pendingKeyPath
+      // Copied under the lock: the observer may be gone right after it.
+      let abandoned = action == .abandon ? (label: label, keyPath: pendingKeyPath) : nil
       GraphLock.unlock()
-      if action == .abandon {
+      if let abandoned {
         ObservationDiagnostics.report(
-          "\(label) kept invalidating each other at the end of a transaction; last change: "
-            + "\(describe(keyPath)). \(Self.cycleRemedy)")
+          "\(abandoned.label) kept invalidating each other at the end of a transaction; last "
+            + "change: \(Self.describe(abandoned.keyPath)). \(Self.cycleRemedy)")
       }
     } else if phase == .queued {
       // Not cancelled, so the queue owed nothing.
       guard hasScheduler else {
+        // Running from here on: a cancellation retains the observer for the run.
         runQueuedChange()
         return
       }
       // A scheduled observer still runs where its scheduler says, now that the transaction
-      // is over (never inline on the transaction's thread).
+      // is over (never inline on the transaction's thread). Queued, it is still its token's
+      // (a cancellation would need this lock): retained now, it outlives a cancellation that
+      // lands before the scheduler holds it.
+      let handedOver = Unmanaged.passUnretained(self).retain()
       GraphLock.unlock()
       handToScheduler()
+      handedOver.release()
       return
     } else {
       GraphLock.unlock()

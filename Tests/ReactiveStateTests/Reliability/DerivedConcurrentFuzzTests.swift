@@ -1,0 +1,193 @@
+import Foundation
+import ReactiveState
+import Testing
+
+/// Random derived graphs (the generator of ``DerivedFuzzTests``: dependencies that switch
+/// with the values) driven from four threads at once: two write cells (some writes in
+/// transactions), two churn — read nodes, subscribe and cancel observers, install one-shot
+/// trackers. Cells change independently, so a value read while writes land has no single
+/// right answer; what must hold is checked at quiescence, against the reference model:
+/// - every node reads the value recomputed from the final cells;
+/// - every standing observer (subscribed before the threads start) last saw that value, and
+///   still follows the next write;
+/// - no one-shot tracker fired twice;
+/// - dropping the graph releases every derived value.
+@Suite struct DerivedConcurrentFuzzTests {
+  /// An observable integer safe to read and write from several threads.
+  final class LockedCell: ReactiveState.Observable, @unchecked Sendable {
+    private let registrar = ReactiveState.ObservationRegistrar()
+    private let lock = NSLock()
+    private var storage = 0
+    var value: Int {
+      get {
+        registrar.access(self, keyPath: \.value)
+        return stored
+      }
+      set {
+        registrar.withMutation(of: self, keyPath: \.value) {
+          lock.lock()
+          storage = newValue
+          lock.unlock()
+        }
+      }
+    }
+    /// The value, without tracking.
+    var stored: Int {
+      lock.lock()
+      defer { lock.unlock() }
+      return storage
+    }
+  }
+
+  /// The graph of one script's node specifications over ``LockedCell``s.
+  final class Graph: @unchecked Sendable {
+    let cells = (0..<DerivedFuzzTests.cellCount).map { _ in LockedCell() }
+    private(set) var nodes: [Computed<Int>] = []
+
+    init(_ specs: [DerivedFuzzTests.NodeSpec]) {
+      for spec in specs {
+        let value: (DerivedFuzzTests.Input) -> Int = { [unowned self] input in
+          switch input {
+          case .cell(let index): return cells[index].value
+          case .node(let index): return nodes[index].value
+          }
+        }
+        nodes.append(
+          Computed {
+            let selector = value(spec.selector)
+            let chosen = selector % 2 == 0 ? spec.ifEven : spec.ifOdd
+            return (selector + chosen.reduce(0) { $0 + value($1) }) % 5
+          })
+      }
+    }
+
+    /// What the reference model computes for `node` from the cells' current values.
+    func expected(_ node: Int, specs: [DerivedFuzzTests.NodeSpec]) -> Int {
+      var reference = DerivedFuzzTests.Reference(nodes: specs)
+      reference.cells = cells.map(\.stored)
+      return reference.value(ofNode: node)
+    }
+  }
+
+  /// The churn of one thread: random reads, observers that come and go, one-shot trackers.
+  static func churn(
+    _ graph: Graph, seed: UInt64, rounds: Int, outOfRange: AtomicCounter, doubleFires: AtomicCounter
+  ) {
+    var random = SplitMix64(seed: seed)
+    var kept: ObservationToken?
+    for _ in 0..<rounds {
+      let node = graph.nodes[random.below(graph.nodes.count)]
+      switch random.below(4) {
+      case 0:
+        if !(0..<5).contains(node.value) { outOfRange.increment() }
+      case 1:
+        kept?.cancel()
+        kept = observe { if !(0..<5).contains(node.value) { outOfRange.increment() } }
+      case 2:
+        observe { _ = node.value }.cancel()
+      default:
+        let fires = AtomicCounter()
+        ReactiveState.withObservationTracking {
+          _ = node.value
+        } onChange: {
+          fires.increment()
+          if fires.value > 1 { doubleFires.increment() }
+        }
+      }
+    }
+    kept?.cancel()
+  }
+
+  /// One graph's run: the threads, then the quiescent checks. Returns the mismatches and weak
+  /// references to the graph's derived values (the graph itself is gone when this returns,
+  /// once the workers dropped their jobs).
+  static func run(
+    seed: UInt64, rounds: Int, on workers: [WorkerThread], outOfRange: AtomicCounter,
+    doubleFires: AtomicCounter
+  ) -> (mismatches: [String], derivedValues: [WeakComputed]) {
+    let specs = DerivedFuzzTests.generate(seed: seed).nodes
+    let graph = Graph(specs)
+    let lastSeen = graph.nodes.map { _ in LockedBox<Int?>(nil) }
+    let standing = graph.nodes.indices.map { index in
+      let node = graph.nodes[index]
+      return observe { lastSeen[index].value = node.value }
+    }
+    for writer in 0...1 {
+      workers[writer].run {
+        var random = SplitMix64(seed: seed &* 31 &+ UInt64(writer))
+        for round in 0..<rounds {
+          if round % 8 == writer {
+            withTransaction {
+              for _ in 0..<2 {
+                graph.cells[random.below(graph.cells.count)].value = random.below(4)
+              }
+            }
+          } else {
+            graph.cells[random.below(graph.cells.count)].value = random.below(4)
+          }
+        }
+      }
+    }
+    for churner in 2...3 {
+      workers[churner].run {
+        Self.churn(
+          graph, seed: seed &* 131 &+ UInt64(churner), rounds: rounds, outOfRange: outOfRange,
+          doubleFires: doubleFires)
+      }
+    }
+    for worker in workers { worker.wait() }
+    // A second, empty job: a worker has surely dropped the first one (and the graph it
+    // captured) before it takes the next.
+    for worker in workers { worker.run {} }
+    for worker in workers { worker.wait() }
+
+    var mismatches: [String] = []
+    func check(_ moment: String) {
+      for index in graph.nodes.indices {
+        let expected = graph.expected(index, specs: specs)
+        let read = graph.nodes[index].value
+        let seen = lastSeen[index].value
+        if read != expected || seen != expected {
+          mismatches.append(
+            "seed \(seed) \(moment): n\(index) read \(read), observer saw \(seen ?? -1), "
+              + "reference \(expected)")
+        }
+      }
+    }
+    check("after the threads")
+    for cell in graph.cells { cell.value = (cell.stored + 1) % 4 }
+    check("after one more write to every cell")
+    for token in standing { token.cancel() }
+    return (mismatches, graph.nodes.map(WeakComputed.init))
+  }
+
+  /// A weak reference to a derived value.
+  struct WeakComputed {
+    weak var value: Computed<Int>?
+    init(_ value: Computed<Int>) { self.value = value }
+  }
+
+  @Test func fourThreadsOnARandomGraphEndConsistentWithTheReference() {
+    let graphs = Reliability.count("REACTIVESTATE_DERIVED_THREAD_GRAPHS", default: 40)
+    let rounds = Reliability.count("REACTIVESTATE_DERIVED_THREAD_ROUNDS", default: 1_500)
+    let workers = (0..<4).map { _ in WorkerThread() }
+    var mismatches: [String] = []
+    var leaked = 0
+    let outOfRange = AtomicCounter()
+    let doubleFires = AtomicCounter()
+    for seed in 0..<UInt64(graphs) {
+      let outcome = Self.run(
+        seed: seed, rounds: rounds, on: workers, outOfRange: outOfRange, doubleFires: doubleFires)
+      mismatches += outcome.mismatches
+      leaked += outcome.derivedValues.filter { $0.value != nil }.count
+    }
+    for worker in workers { worker.stop() }
+    print(
+      "fuzz derived threads: \(graphs) graphs × \(rounds) rounds on 4 threads, "
+        + "\(mismatches.count) mismatches")
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    #expect(outOfRange.value == 0, "a node read outside its range 0..<5")
+    #expect(doubleFires.value == 0, "a one-shot tracker fired twice")
+    #expect(leaked == 0, "derived values that outlived their graph")
+  }
+}
