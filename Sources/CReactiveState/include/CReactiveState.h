@@ -108,6 +108,17 @@ static inline void rs_full_fence(void) {
 #endif
 }
 
+/// Relaxed atomic access to a pointer-sized word that a thread reads without a lock while
+/// another may change it under the graph lock (a dependency link's source, see
+/// `DependencyLink`): a plain `mov` on x86-64, atomic so the race is defined.
+static inline void *_Nonnull rs_load_word_relaxed(void *_Nonnull const *_Nonnull word) {
+  return atomic_load_explicit((_Atomic(void *) const *)word, memory_order_relaxed);
+}
+
+static inline void rs_store_word_relaxed(void *_Nonnull *_Nonnull word, void *_Nonnull value) {
+  atomic_store_explicit((_Atomic(void *) *)word, value, memory_order_relaxed);
+}
+
 extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));
 
 static inline rs_thread_state *_Nonnull rs_current_thread(void) { return &rs_thread; }

@@ -51,10 +51,10 @@ extension ContinuousObserver {
   private func isConfirmedThisRun(_ slot: SourceNode) -> Bool {
     guard let last = cursor else { return false }
     // The common case, the next old link is this source: not a duplicate, reuse it.
-    if last.pointee.nextDependency?.pointee.refers(to: slot) == true { return false }
+    if last.pointee.nextDependency?.refers(to: slot) == true { return false }
     var link = firstDependency
     while let edge = link {
-      if edge.pointee.refers(to: slot) { return true }
+      if edge.refers(to: slot) { return true }
       if edge == last { return false }
       link = edge.pointee.nextDependency
     }

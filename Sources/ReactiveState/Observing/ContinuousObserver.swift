@@ -466,7 +466,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   }
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
-    if phase == .running { ReactiveNode.detachFromSource(link) }
+    // A run in progress walks the dependency list without the lock, so only the source's side
+    // goes now; the run's end removes the rest. That holds for a run cancelled meanwhile too
+    // (phase `cancelled`, links present: a cancellation outside a run removed them already).
+    if phase == .running || phase == .cancelled { ReactiveNode.detachFromSource(link) }
     guard triggers.contains(.deinit) else { return false }
     return enqueue(kind: .deinit, link: nil)
   }

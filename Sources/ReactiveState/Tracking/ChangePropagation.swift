@@ -131,10 +131,8 @@ enum ChangePropagation {
     node.unlinkAllDependencies()
     GraphLock.unlock()
     // The node itself is being deinitialised: events name a stand-in source.
-    queue.deliverAll(.deinitialized, from: goneSource)
+    queue.deliverAll(.deinitialized, from: DependencyLink.departedSource)
   }
-
-  private static let goneSource = SourceNode()
 
   /// Under the graph lock: removes every subscriber link of `source`, queueing subscribers
   /// that want a `.deinitialized` delivery.

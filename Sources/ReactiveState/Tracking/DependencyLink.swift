@@ -1,3 +1,4 @@
+import CReactiveState
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -12,12 +13,17 @@
 /// sides are O(1) with no hashing. Links are manually allocated and recycled through a free
 /// list; every field is guarded by ``GraphLock``, except that a running continuous observer
 /// reads its own dependency list (and writes `version`) without it: nobody else changes a
-/// running subscriber's dependency list. `previousSubscriber == self` marks a link whose
-/// source was deallocated while its subscriber was running.
+/// running subscriber's dependency list. A link whose source was deallocated while its
+/// subscriber was running is detached from the source's side only: `previousSubscriber ==
+/// self` marks it, and its `sourceNode` becomes ``departedSource`` (see
+/// ``LinkPointer/refers(to:)``).
 struct DependencyLink {
   /// Unretained both ways: a source unlinks every edge before it goes away, and a subscriber
   /// unlinks its dependencies before it does. Hot paths use these references through
   /// `_withUnsafeGuaranteedRef`, which costs no reference counting.
+  ///
+  /// The first field, so its address is the link's: a running subscriber loads it atomically
+  /// (``LinkPointer/refers(to:)``) while a deallocation may replace it under the lock.
   var sourceNode: Unmanaged<SourceNode>
   var subscriberNode: Unmanaged<ReactiveNode>
   var previousSubscriber: LinkPointer?
@@ -27,17 +33,36 @@ struct DependencyLink {
   /// The source's version when the subscriber last read it through this link.
   var version: UInt64
 
-  /// Whether this link's source is `source`, by address: safe even when the link is detached
-  /// and its source already freed (nothing is dereferenced or retained).
-  @inline(__always)
-  func refers(to source: SourceNode) -> Bool {
-    sourceNode.toOpaque() == Unmanaged.passUnretained(source).toOpaque()
-  }
+  /// What a detached link refers to once its source is gone: an address no live source has.
+  static let departedSource = SourceNode()
 
   /// The source (a strong reference: use `sourceNode` on hot paths).
   var source: SourceNode { sourceNode.takeUnretainedValue() }
   /// The subscriber (a strong reference: use `subscriberNode` on hot paths).
   var subscriber: ReactiveNode { subscriberNode.takeUnretainedValue() }
+}
+
+extension UnsafeMutablePointer where Pointee == DependencyLink {
+  /// Whether this link's source is `source`, by address, without the lock: a running
+  /// subscriber matching its reads against its own dependency list. A link whose source was
+  /// deallocated meanwhile refers to ``DependencyLink/departedSource``, so it never matches
+  /// a new object allocated at the freed one's address. Nothing is dereferenced or retained.
+  @inline(__always)
+  func refers(to source: SourceNode) -> Bool {
+    rs_load_word_relaxed(sourceWord) == Unmanaged.passUnretained(source).toOpaque()
+  }
+
+  /// Marks the link's source as gone (graph lock; see ``refers(to:)``).
+  func noteSourceDeparted() {
+    rs_store_word_relaxed(
+      sourceWord, Unmanaged.passUnretained(DependencyLink.departedSource).toOpaque())
+  }
+
+  /// The address of `sourceNode`, the first field.
+  @inline(__always)
+  private var sourceWord: UnsafeMutablePointer<UnsafeMutableRawPointer> {
+    UnsafeMutableRawPointer(self).assumingMemoryBound(to: UnsafeMutableRawPointer.self)
+  }
 }
 
 typealias LinkPointer = UnsafeMutablePointer<DependencyLink>

@@ -108,7 +108,10 @@ class ReactiveNode: @unchecked Sendable {
     // subscriber's lock-free run).
     link.pointee.previousSubscriber = link
     link.pointee.nextSubscriber = nil
-    link.pointee.sourceNode._withUnsafeGuaranteedRef { source in
+    let source = link.pointee.sourceNode
+    // The subscriber's run may be matching reads against this link without the lock.
+    link.noteSourceDeparted()
+    source._withUnsafeGuaranteedRef { source in
       if let previousSubscriber {
         previousSubscriber.pointee.nextSubscriber = nextSubscriber
       } else {
@@ -152,16 +155,15 @@ class ReactiveNode: @unchecked Sendable {
   /// — no lock, no allocation; otherwise a new link is spliced in after `cursor` under the
   /// graph lock. Returns the new cursor. Called only by the subscriber's running thread.
   ///
-  /// Known limit: the match compares addresses only. If the old link's source was
-  /// deallocated during this run (its link is detached, not yet removed) and a new source
-  /// was allocated at the same address and read at the same position, the detached link
-  /// would be reused; checking the detached mark here would need the graph lock.
+  /// The match compares addresses: a link whose source was deallocated during the run (it is
+  /// detached, not yet removed) refers to no live source any more, so a new source allocated
+  /// at the same address gets a link of its own.
   @inline(__always)
   final func reuseOrLink(_ source: SourceNode, version: UInt64, after cursor: LinkPointer?)
     -> LinkPointer
   {
     let candidate = cursor == nil ? firstDependency : cursor!.pointee.nextDependency
-    if let candidate, candidate.pointee.refers(to: source) {
+    if let candidate, candidate.refers(to: source) {
       candidate.pointee.version = version
       return candidate
     }

@@ -35,6 +35,14 @@ extension HandModel {
       ?? 0
   }
 
+  /// The address of the slot behind `a`, if it exists: whether a new model's slot took over
+  /// the memory of a deallocated one's.
+  var aSlotAddress: UnsafeRawPointer? {
+    registrar.storage.existingSlot(for: \HandModel.a).map {
+      UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque())
+    }
+  }
+
   /// How many graph subscribers (observers, derived values) react to `didSet` of `a`.
   var aDidSetListeners: Int {
     registrar.storage.existingSlot(for: \HandModel.a)?.didSetListeners.load(ordering: .relaxed)

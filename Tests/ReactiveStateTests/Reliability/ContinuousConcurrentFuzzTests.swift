@@ -7,17 +7,25 @@ import Testing
 /// `observe`, `.didSet` and `[.willSet, .didSet]` events, a manual scheduler, and observers
 /// of one property (which park in its slot). Two threads write (some writes in
 /// transactions), one churns (observers that come and go, one-shot trackers, flushes of the
-/// scheduler), while the standing observers follow. At quiescence, against a recomputation
-/// from the final values:
+/// scheduler, and replacements of an object by a copy, so objects with observers linked to
+/// them go away mid-run), while the standing observers follow. At quiescence, against a
+/// recomputation from the final values:
 /// - every standing observer's last run read the final values (after the scheduler drained);
 /// - it still follows one more write to every property;
-/// - no observer's runs overlapped, and no one-shot tracker fired twice.
+/// - no observer's runs overlapped, no one-shot tracker fired twice, and every replaced
+///   object was released.
 @Suite struct ContinuousConcurrentFuzzTests {
   /// Three observable integers behind one lock; `properties` exposes two of these as six cells.
   final class LockedTriple: ReactiveState.Observable, @unchecked Sendable {
     private let registrar = ReactiveState.ObservationRegistrar()
     private let lock = NSLock()
     private var storage = (0, 0, 0)
+
+    init() {}
+    /// A new object with `other`'s current values.
+    init(copying other: LockedTriple) {
+      storage = (other.stored(0), other.stored(1), other.stored(2))
+    }
 
     subscript(cell: Int) -> Int {
       get {
@@ -62,15 +70,47 @@ import Testing
     }
   }
 
-  /// Six cells: three properties on each of two objects.
-  final class Cells: @unchecked Sendable {
+  /// Six cells: three properties on each of two objects, which are themselves observable
+  /// properties of the holder, and replaceable: ``replace(_:)`` swaps one for a copy, so the
+  /// old object (and every link to it) goes away while the other threads use it.
+  final class Cells: ReactiveState.Observable, @unchecked Sendable {
     static let count = 6
-    let objects = [LockedTriple(), LockedTriple()]
-    subscript(cell: Int) -> Int {
-      get { objects[cell / 3][cell % 3] }
-      set { objects[cell / 3][cell % 3] = newValue }
+    private let registrar = ReactiveState.ObservationRegistrar()
+    private let lock = NSLock()
+    private var objects = [LockedTriple(), LockedTriple()]
+    // The key paths the object reads report (never used to read).
+    var first: LockedTriple { storedObject(0) }
+    var second: LockedTriple { storedObject(1) }
+    private static func keyPath(_ index: Int) -> KeyPath<Cells, LockedTriple> {
+      index == 0 ? \.first : \.second
     }
-    func stored(_ cell: Int) -> Int { objects[cell / 3].stored(cell % 3) }
+
+    private func object(_ index: Int) -> LockedTriple {
+      registrar.access(self, keyPath: Self.keyPath(index))
+      return storedObject(index)
+    }
+    private func storedObject(_ index: Int) -> LockedTriple {
+      lock.lock()
+      defer { lock.unlock() }
+      return objects[index]
+    }
+
+    subscript(cell: Int) -> Int {
+      get { object(cell / 3)[cell % 3] }
+      set { object(cell / 3)[cell % 3] = newValue }
+    }
+    func stored(_ cell: Int) -> Int { storedObject(cell / 3).stored(cell % 3) }
+
+    /// Replaces object `index` with a copy of its current values; returns the old one.
+    func replace(_ index: Int) -> LockedTriple {
+      registrar.withMutation(of: self, keyPath: Self.keyPath(index)) {
+        lock.lock()
+        defer { lock.unlock() }
+        let old = objects[index]
+        objects[index] = LockedTriple(copying: old)
+        return old
+      }
+    }
   }
 
   /// What an observer reads: `selector`, then `ifEven` or `ifOdd` by the selector's parity.
@@ -92,6 +132,12 @@ import Testing
       let chosen = selector % 2 == 0 ? ifEven : ifOdd
       return selector + 10 * chosen.reduce(0) { $0 + cell($1) }
     }
+  }
+
+  /// A replaced object, which must go away.
+  struct WeakTriple {
+    weak var object: LockedTriple?
+    init(_ object: LockedTriple) { self.object = object }
   }
 
   enum Kind: CaseIterable {
@@ -134,7 +180,7 @@ import Testing
   /// One run: standing observers, the threads, then the quiescent checks. Returns the
   /// mismatches, overlapping runs and one-shot trackers that fired twice.
   static func run(seed: UInt64, rounds: Int, on workers: [WorkerThread]) -> (
-    mismatches: [String], overlaps: Int, doubleFires: Int
+    mismatches: [String], overlaps: Int, doubleFires: Int, survivors: Int
   ) {
     var random = SplitMix64(seed: seed)
     let cells = Cells()
@@ -147,6 +193,7 @@ import Testing
       return (kind: kind, reads: reads, witness: witness, token: token)
     }
     let doubleFires = AtomicCounter()
+    let replaced = LockedBox<[WeakTriple]>([])
     for writer in 0...1 {
       workers[writer].run {
         var random = SplitMix64(seed: seed &* 31 &+ UInt64(writer))
@@ -166,7 +213,8 @@ import Testing
       var kept: ObservationToken?
       for _ in 0..<rounds {
         let reads = Reads.random(&random, singleProperty: random.oneIn(2))
-        switch random.below(4) {
+        switch random.below(5) {
+        case 4: replaced.value.append(WeakTriple(cells.replace(random.below(2))))
         case 0:
           kept?.cancel()
           kept = Self.start(
@@ -206,7 +254,8 @@ import Testing
     check("after one more write to every cell")
     for observer in standing { observer.token.cancel() }
     let overlaps = standing.reduce(0) { $0 + $1.witness.overlaps.value }
-    return (mismatches, overlaps, doubleFires.value)
+    let survivors = replaced.value.filter { $0.object != nil }.count
+    return (mismatches, overlaps, doubleFires.value, survivors)
   }
 
   @Test func threeThreadsWithEveryKindOfObserverEndConsistent() {
@@ -215,11 +264,13 @@ import Testing
     let workers = (0..<3).map { _ in WorkerThread() }
     var mismatches: [String] = []
     var overlaps = 0
+    var survivors = 0
     var doubleFires = 0
     for seed in 0..<UInt64(runs) {
       let outcome = Self.run(seed: seed, rounds: rounds, on: workers)
       mismatches += outcome.mismatches
       overlaps += outcome.overlaps
+      survivors += outcome.survivors
       doubleFires += outcome.doubleFires
     }
     for worker in workers { worker.stop() }
@@ -228,6 +279,7 @@ import Testing
         + "\(mismatches.count) mismatches")
     #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     #expect(overlaps == 0, "an observer's runs overlapped")
+    #expect(survivors == 0, "replaced objects that outlived their replacement")
     #expect(doubleFires == 0, "a one-shot tracker fired twice")
   }
 }

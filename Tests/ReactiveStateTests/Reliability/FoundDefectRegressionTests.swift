@@ -98,4 +98,99 @@ import Testing
     #expect(seen == 0, "the reader ran before the store")
     #expect(fired.value == 1, "the late mutation reaches the observer armed meanwhile")
   }
+
+  /// Concurrent fuzzing (objects replaced while observers came and went): a source
+  /// deallocated while its observer's run was in progress, but cancelled, was unlinked from
+  /// both sides, because a cancelled phase was taken for "not running". That recycled the
+  /// link the run's cursor stood on, so the run's next read spliced its link onto a recycled
+  /// record: the run's end never found that link, which stayed on a live property with a
+  /// freed observer as its subscriber (the next write crashed).
+  @Test func aSourceDeallocatedDuringACancelledRunLeavesNoLinkBehind() {
+    let trigger = HandModel()
+    let dying = LockedBox<HandModel?>(HandModel())
+    let other = HandModel()
+    let pauseNextRun = LockedBox(false)
+    let paused = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    let (token, canary) = observeWithCanary {
+      _ = trigger.a
+      _ = dying.value?.a
+      if pauseNextRun.value {
+        pauseNextRun.value = false
+        paused.signal()
+        resume.wait()
+      }
+      _ = other.a
+    }
+    #expect(other.aDidSetListeners == 1)
+    pauseNextRun.value = true
+    let ran = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      trigger.a = 1  // re-runs the observer here, which pauses after reading `dying`
+      ran.signal()
+    }
+    paused.wait()
+    token.value?.cancel()
+    dying.value = nil  // deallocated here, while the cancelled run is in progress
+    resume.signal()
+    ran.wait()
+    token.value = nil
+    #expect(!canary.isAlive, "the observer is gone")
+    #expect(trigger.aDidSetListeners == 0)
+    #expect(other.aDidSetListeners == 0, "no link left behind on a live property")
+  }
+
+  /// Concurrent fuzzing (objects replaced while observers ran): a running observer matched
+  /// its reads to the previous run's links by address only. When a source it had read was
+  /// deallocated during a run, and a new one allocated at the same address was read at the
+  /// same position, the run kept the detached link, so the observer never heard of the new
+  /// source's changes. The test makes models until one's slot lands in the freed slot's
+  /// memory: the first one does with glibc's per-thread cache; under a sanitizer's
+  /// quarantine none does, and the test then checks the ordinary path (it prints which).
+  @Test func aNewSourceAtADeallocatedOnesAddressGetsALinkOfItsOwn() {
+    let trigger = HandModel()
+    let current = LockedBox<HandModel?>(HandModel())
+    let pauseNextRun = LockedBox(false)
+    let paused = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    let seen = LockedBox<[Int]>([])
+    let token = observe {
+      _ = trigger.a
+      if pauseNextRun.value {
+        pauseNextRun.value = false
+        paused.signal()
+        resume.wait()
+      }
+      seen.value.append(current.value?.a ?? -1)
+    }
+    let oldSlot = current.value?.aSlotAddress
+    pauseNextRun.value = true
+    let ran = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      trigger.a = 1  // re-runs the observer here, which pauses before reading `current`
+      ran.signal()
+    }
+    paused.wait()
+    current.value = nil  // deallocated (with its slot) while the run is paused
+    // Models with slots, kept alive, until one's slot lands where the freed one was (a
+    // tracked read makes the slot, on this thread, whose allocator cache holds that memory).
+    var candidates: [HandModel] = []
+    var replacement = HandModel()
+    for _ in 0..<1_000 {
+      replacement = HandModel()
+      replacement.a = 7
+      ReactiveState.withObservationTracking({ _ = replacement.a }, onChange: {})
+      candidates.append(replacement)
+      if replacement.aSlotAddress == oldSlot { break }
+    }
+    let reused = replacement.aSlotAddress == oldSlot
+    print("regression: freed slot's address reused: \(reused) (\(candidates.count) models)")
+    current.value = replacement
+    resume.signal()
+    ran.wait()
+    #expect(seen.value == [0, 7])
+    replacement.a = 8
+    #expect(seen.value == [0, 7, 8], "the observer follows the new object")
+    withExtendedLifetime(token) {}
+  }
 }
