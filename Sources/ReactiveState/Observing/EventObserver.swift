@@ -1,3 +1,5 @@
+import CReactiveState
+
 /// The registration behind `withObservationTracking(options:_:onChange:)`.
 ///
 /// One-shot per mutation: the first mutation of a tracked property delivers its `.willSet`
@@ -17,6 +19,10 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// Identity only (never dereferenced or retained: a release under the lock could deinitialise
   /// a derived source whose deinitialiser takes that lock).
   @exclusivity(unchecked) private var mutatingSlot: UnsafeMutableRawPointer?
+  /// The thread making that mutation (its thread-local state's address): its `didSet` comes
+  /// from the same thread, and another thread's mutation of the same slot, overlapping this
+  /// one, is not this mutation (its `didSet` must not end the registration in its place).
+  @exclusivity(unchecked) private var mutatingThread: UnsafeMutableRawPointer?
   /// Set (under the lock, once) by the `receive` that finished the registration: the
   /// delivery it queued drops the registration's +1.
   @exclusivity(unchecked) private var deliveryOwesRelease = false
@@ -33,7 +39,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     self.onChange = onChange
     // The willSet edge marks which mutation is being delivered, even when only its didSet
     // is requested; with only `.deinit`, mutations are not listened to at all.
-    super.init(interest: mutationsAreEvents ? [.willSet, .didSet] : [])
+    super.init(
+      interest: mutationsAreEvents ? [.willSet, .didSet] : [], mayHaveConcurrentDeliveries: true)
   }
 
   static func install(
@@ -61,6 +68,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     guard !isFinished else { return false }
     isFinished = true
     mutatingSlot = nil
+    mutatingThread = nil
     unlinkAllDependencies()
     return true
   }
@@ -75,20 +83,32 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
         return false
       }
       mutatingSlot = source
+      mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
       if !options.contains(.didSet) {
         deliveryOwesRelease = finish()
         return true
       }
+      // Its `didSet` must reach the registration: a walk that reached it earlier, while it
+      // waited for nothing, may have marked the source as walked (see the `.didSet` case).
+      ObservationWave.advance()
       return options.contains(.willSet)
     case .didSet:
       // Also a derived value's `didSet` for a change whose `willSet` this registration missed
       // (it linked while the write was in flight, after the `willSet` walk): delivered late
       // rather than lost, as for one-shot registrations.
-      guard
-        mutatingSlot == source
-          || (mutatingSlot == nil && mutationsAreEvents
-            && link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived })
-      else { return false }
+      if let mutatingSlot {
+        guard mutatingSlot == source, mutatingThread == UnsafeMutableRawPointer(rs_current_thread())
+        else {
+          // Another mutation's `didSet`: this walk reached a registration still waiting for
+          // its own, so it must not mark its source as walked (which lets the `didSet` it
+          // waits for skip its walk).
+          ObservationWave.advance()
+          return false
+        }
+      } else {
+        guard mutationsAreEvents, link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
+        else { return false }
+      }
       deliveryOwesRelease = finish()
       return true
     case .deinitialized:

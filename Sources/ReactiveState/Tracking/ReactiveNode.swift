@@ -38,12 +38,20 @@ class ReactiveNode: @unchecked Sendable {
   /// kept alive by that run (see ``ContinuousObserver``). Set under the graph lock before
   /// `receive` returns true.
   @exclusivity(unchecked) final var handsPendingRetainToQueue: Bool
+  /// Whether deliveries to this node may be in flight on several threads at once (an SE-0506
+  /// event registration: a `willSet` on the mutating thread, a `.deinit` on the releasing
+  /// one). A node sits in one delivery queue at a time (``nextQueued``), so each of its
+  /// deliveries is queued as a ``QueuedDelivery`` of its own.
+  final let mayHaveConcurrentDeliveries: Bool
 
-  init(interest: MutationInterest, isDerived: Bool = false, handsPendingRetainToQueue: Bool = false)
-  {
+  init(
+    interest: MutationInterest, isDerived: Bool = false, handsPendingRetainToQueue: Bool = false,
+    mayHaveConcurrentDeliveries: Bool = false
+  ) {
     self.interest = interest
     self.isDerived = isDerived
     self.handsPendingRetainToQueue = handsPendingRetainToQueue
+    self.mayHaveConcurrentDeliveries = mayHaveConcurrentDeliveries
   }
 
   /// Called under the graph lock when `link.source` changes. Return true to be queued for
@@ -225,6 +233,14 @@ struct DeliveryQueue {
 
   /// Enqueues `node` (caller holds the graph lock).
   mutating func append(_ node: ReactiveNode) {
+    if node.mayHaveConcurrentDeliveries {
+      appendEntry(QueuedDelivery(node))
+    } else {
+      appendEntry(node)
+    }
+  }
+
+  private mutating func appendEntry(_ node: ReactiveNode) {
     let entry =
       node.handsPendingRetainToQueue ? Unmanaged.passUnretained(node) : Unmanaged.passRetained(node)
     node.nextQueued = nil
@@ -247,5 +263,21 @@ struct DeliveryQueue {
       entry._withUnsafeGuaranteedRef { $0.deliver(event, from: source) }
       if !deliverConsumesRetain { entry.release() }
     }
+  }
+}
+
+/// One delivery to a node whose deliveries may be in flight on several threads at once (see
+/// ``ReactiveNode/mayHaveConcurrentDeliveries``): a queue entry of its own, which keeps the
+/// node alive until it is delivered.
+final class QueuedDelivery: ReactiveNode, @unchecked Sendable {
+  private let target: ReactiveNode
+
+  init(_ target: ReactiveNode) {
+    self.target = target
+    super.init(interest: [])
+  }
+
+  override func deliver(_ event: SourceEvent, from source: SourceNode) {
+    target.deliver(event, from: source)
   }
 }

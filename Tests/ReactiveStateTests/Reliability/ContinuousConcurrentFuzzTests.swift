@@ -15,104 +15,6 @@ import Testing
 /// - no observer's runs overlapped, no one-shot tracker fired twice, and every replaced
 ///   object was released.
 @Suite struct ContinuousConcurrentFuzzTests {
-  /// Three observable integers behind one lock; `properties` exposes two of these as six cells.
-  final class LockedTriple: ReactiveState.Observable, @unchecked Sendable {
-    private let registrar = ReactiveState.ObservationRegistrar()
-    private let lock = NSLock()
-    private var storage = (0, 0, 0)
-
-    init() {}
-    /// A new object with `other`'s current values.
-    init(copying other: LockedTriple) {
-      storage = (other.stored(0), other.stored(1), other.stored(2))
-    }
-
-    subscript(cell: Int) -> Int {
-      get {
-        switch cell {
-        case 0: registrar.access(self, keyPath: \.first)
-        case 1: registrar.access(self, keyPath: \.second)
-        default: registrar.access(self, keyPath: \.third)
-        }
-        return stored(cell)
-      }
-      set {
-        switch cell {
-        case 0: registrar.withMutation(of: self, keyPath: \.first) { store(newValue, at: 0) }
-        case 1: registrar.withMutation(of: self, keyPath: \.second) { store(newValue, at: 1) }
-        default: registrar.withMutation(of: self, keyPath: \.third) { store(newValue, at: 2) }
-        }
-      }
-    }
-    // The key paths the subscript reports (never used to read).
-    var first: Int { stored(0) }
-    var second: Int { stored(1) }
-    var third: Int { stored(2) }
-
-    /// The value, without tracking.
-    func stored(_ cell: Int) -> Int {
-      lock.lock()
-      defer { lock.unlock() }
-      switch cell {
-      case 0: return storage.0
-      case 1: return storage.1
-      default: return storage.2
-      }
-    }
-    private func store(_ value: Int, at cell: Int) {
-      lock.lock()
-      defer { lock.unlock() }
-      switch cell {
-      case 0: storage.0 = value
-      case 1: storage.1 = value
-      default: storage.2 = value
-      }
-    }
-  }
-
-  /// Six cells: three properties on each of two objects, which are themselves observable
-  /// properties of the holder, and replaceable: ``replace(_:)`` swaps one for a copy, so the
-  /// old object (and every link to it) goes away while the other threads use it.
-  final class Cells: ReactiveState.Observable, @unchecked Sendable {
-    static let count = 6
-    private let registrar = ReactiveState.ObservationRegistrar()
-    private let lock = NSLock()
-    private var objects = [LockedTriple(), LockedTriple()]
-    // The key paths the object reads report (never used to read).
-    var first: LockedTriple { storedObject(0) }
-    var second: LockedTriple { storedObject(1) }
-    private static func keyPath(_ index: Int) -> KeyPath<Cells, LockedTriple> {
-      index == 0 ? \.first : \.second
-    }
-
-    private func object(_ index: Int) -> LockedTriple {
-      registrar.access(self, keyPath: Self.keyPath(index))
-      return storedObject(index)
-    }
-    private func storedObject(_ index: Int) -> LockedTriple {
-      lock.lock()
-      defer { lock.unlock() }
-      return objects[index]
-    }
-
-    subscript(cell: Int) -> Int {
-      get { object(cell / 3)[cell % 3] }
-      set { object(cell / 3)[cell % 3] = newValue }
-    }
-    func stored(_ cell: Int) -> Int { storedObject(cell / 3).stored(cell % 3) }
-
-    /// Replaces object `index` with a copy of its current values; returns the old one.
-    func replace(_ index: Int) -> LockedTriple {
-      registrar.withMutation(of: self, keyPath: Self.keyPath(index)) {
-        lock.lock()
-        defer { lock.unlock() }
-        let old = objects[index]
-        objects[index] = LockedTriple(copying: old)
-        return old
-      }
-    }
-  }
-
   /// What an observer reads: `selector`, then `ifEven` or `ifOdd` by the selector's parity.
   struct Reads {
     var selector: Int
@@ -120,9 +22,11 @@ import Testing
     var ifOdd: [Int]
 
     static func random(_ random: inout SplitMix64, singleProperty: Bool) -> Reads {
-      let selector = random.below(Cells.count)
+      let selector = random.below(ReplaceableCells.count)
       if singleProperty { return Reads(selector: selector, ifEven: [], ifOdd: []) }
-      func some() -> [Int] { (0..<(1 + random.below(3))).map { _ in random.below(Cells.count) } }
+      func some() -> [Int] {
+        (0..<(1 + random.below(3))).map { _ in random.below(ReplaceableCells.count) }
+      }
       return Reads(selector: selector, ifEven: some(), ifOdd: some())
     }
 
@@ -132,12 +36,6 @@ import Testing
       let chosen = selector % 2 == 0 ? ifEven : ifOdd
       return selector + 10 * chosen.reduce(0) { $0 + cell($1) }
     }
-  }
-
-  /// A replaced object, which must go away.
-  struct WeakTriple {
-    weak var object: LockedTriple?
-    init(_ object: LockedTriple) { self.object = object }
   }
 
   enum Kind: CaseIterable {
@@ -158,8 +56,42 @@ import Testing
     }
   }
 
+  /// The events an SE-0506 one-shot tracker received, and a watch on its closure.
+  final class EventRecord: @unchecked Sendable {
+    static let optionSets: [ObservationTracking.Options] = [
+      .willSet, .didSet, [.willSet, .didSet], .deinit, [.willSet, .deinit], [.didSet, .deinit],
+      [.willSet, .didSet, .deinit],
+    ]
+    let options: ObservationTracking.Options
+    let kinds = LockedBox<[ObservationTracking.Event.Kind]>([])
+    let closure = CanaryWatch()
+    init(options: ObservationTracking.Options) { self.options = options }
+
+    /// How the events break the contract, or nil: only requested kinds; the mutation events
+    /// of one mutation (`willSet` then `didSet`, or a `didSet` alone for a change that landed
+    /// during `apply`); at most one `deinit` per tracked object (the holder and at most two
+    /// others). A `deinit` may come anywhere among them: it is delivered on the thread that
+    /// released the object, unordered with the mutating thread's deliveries.
+    var violation: String? {
+      let kinds = self.kinds.value
+      let mutationEvents = kinds.filter { $0 != .deinit }
+      var allowed: [[ObservationTracking.Event.Kind]] = [[]]
+      if options.contains(.willSet) { allowed.append([.willSet]) }
+      if options.contains(.didSet) { allowed.append([.didSet]) }
+      if options.isSuperset(of: [.willSet, .didSet]) {
+        allowed = [[], [.willSet, .didSet], [.didSet]]
+      }
+      let deinits = kinds.count - mutationEvents.count
+      let valid =
+        allowed.contains(mutationEvents) && deinits <= 3
+        && (deinits == 0 || options.contains(.deinit))
+      return valid ? nil : "options \(options.rawValue): \(kinds)"
+    }
+  }
+
   static func start(
-    _ kind: Kind, _ reads: Reads, on cells: Cells, scheduler: ManualScheduler, witness: Witness
+    _ kind: Kind, _ reads: Reads, on cells: ReplaceableCells, scheduler: ManualScheduler,
+    witness: Witness
   ) -> ObservationToken {
     switch kind {
     case .plain, .singleProperty:
@@ -177,13 +109,46 @@ import Testing
     }
   }
 
-  /// One run: standing observers, the threads, then the quiescent checks. Returns the
-  /// mismatches, overlapping runs and one-shot trackers that fired twice.
-  static func run(seed: UInt64, rounds: Int, on workers: [WorkerThread]) -> (
-    mismatches: [String], overlaps: Int, doubleFires: Int, survivors: Int
-  ) {
+  /// What went wrong in one or more runs.
+  struct Outcome {
+    var mismatches: [String] = []
+    var overlaps = 0
+    var doubleFires = 0
+    var survivors = 0
+    var eventViolations: [String] = []
+    var liveTrackerClosures = 0
+
+    static func += (total: inout Outcome, run: Outcome) {
+      total.mismatches += run.mismatches
+      total.overlaps += run.overlaps
+      total.doubleFires += run.doubleFires
+      total.survivors += run.survivors
+      total.eventViolations += run.eventViolations
+      total.liveTrackerClosures += run.liveTrackerClosures
+    }
+  }
+
+  /// One run: standing observers, the threads, then the quiescent checks, and — once the
+  /// cells are gone — the checks of what the event trackers received and kept.
+  static func run(seed: UInt64, rounds: Int, on workers: [WorkerThread]) -> Outcome {
+    let trackers = LockedBox<[EventRecord]>([])
+    var outcome = runWithCells(seed: seed, rounds: rounds, on: workers, trackers: trackers)
+    // A second, empty job: a worker has surely dropped the first one (and the cells it
+    // captured) before it takes the next.
+    for worker in workers { worker.run {} }
+    for worker in workers { worker.wait() }
+    for tracker in trackers.value {
+      if let violation = tracker.violation { outcome.eventViolations.append(violation) }
+      if tracker.closure.isAlive { outcome.liveTrackerClosures += 1 }
+    }
+    return outcome
+  }
+
+  private static func runWithCells(
+    seed: UInt64, rounds: Int, on workers: [WorkerThread], trackers: LockedBox<[EventRecord]>
+  ) -> Outcome {
     var random = SplitMix64(seed: seed)
-    let cells = Cells()
+    let cells = ReplaceableCells()
     let scheduler = ManualScheduler()
     let standing = (0..<10).map { index in
       let kind = Kind.allCases[index % Kind.allCases.count]
@@ -200,10 +165,10 @@ import Testing
         for round in 0..<rounds {
           if round % 6 == writer {
             withTransaction {
-              for _ in 0..<3 { cells[random.below(Cells.count)] = random.below(4) }
+              for _ in 0..<3 { cells[random.below(ReplaceableCells.count)] = random.below(4) }
             }
           } else {
-            cells[random.below(Cells.count)] = random.below(4)
+            cells[random.below(ReplaceableCells.count)] = random.below(4)
           }
         }
       }
@@ -213,8 +178,20 @@ import Testing
       var kept: ObservationToken?
       for _ in 0..<rounds {
         let reads = Reads.random(&random, singleProperty: random.oneIn(2))
-        switch random.below(5) {
+        switch random.below(6) {
         case 4: replaced.value.append(WeakTriple(cells.replace(random.below(2))))
+        case 5:
+          let record = EventRecord(
+            options: EventRecord.optionSets[random.below(EventRecord.optionSets.count)])
+          let canary = Canary()
+          record.closure.canary = canary
+          trackers.value.append(record)
+          ReactiveState.withObservationTracking(options: record.options) {
+            _ = reads.value { cells[$0] }
+          } onChange: { event in
+            _ = canary
+            record.kinds.value.append(event.kind)
+          }
         case 0:
           kept?.cancel()
           kept = Self.start(
@@ -250,36 +227,30 @@ import Testing
       }
     }
     check("after the threads")
-    for cell in 0..<Cells.count { cells[cell] = (cells.stored(cell) + 1) % 4 }
+    for cell in 0..<ReplaceableCells.count { cells[cell] = (cells.stored(cell) + 1) % 4 }
     check("after one more write to every cell")
     for observer in standing { observer.token.cancel() }
-    let overlaps = standing.reduce(0) { $0 + $1.witness.overlaps.value }
-    let survivors = replaced.value.filter { $0.object != nil }.count
-    return (mismatches, overlaps, doubleFires.value, survivors)
+    return Outcome(
+      mismatches: mismatches, overlaps: standing.reduce(0) { $0 + $1.witness.overlaps.value },
+      doubleFires: doubleFires.value,
+      survivors: replaced.value.filter { $0.object != nil }.count)
   }
 
   @Test func threeThreadsWithEveryKindOfObserverEndConsistent() {
     let runs = Reliability.count("REACTIVESTATE_CONTINUOUS_THREAD_RUNS", default: 40)
     let rounds = Reliability.count("REACTIVESTATE_CONTINUOUS_THREAD_ROUNDS", default: 1_500)
     let workers = (0..<3).map { _ in WorkerThread() }
-    var mismatches: [String] = []
-    var overlaps = 0
-    var survivors = 0
-    var doubleFires = 0
-    for seed in 0..<UInt64(runs) {
-      let outcome = Self.run(seed: seed, rounds: rounds, on: workers)
-      mismatches += outcome.mismatches
-      overlaps += outcome.overlaps
-      survivors += outcome.survivors
-      doubleFires += outcome.doubleFires
-    }
+    var total = Outcome()
+    for seed in 0..<UInt64(runs) { total += Self.run(seed: seed, rounds: rounds, on: workers) }
     for worker in workers { worker.stop() }
     print(
       "fuzz continuous threads: \(runs) runs × \(rounds) rounds on 3 threads, "
-        + "\(mismatches.count) mismatches")
-    #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
-    #expect(overlaps == 0, "an observer's runs overlapped")
-    #expect(survivors == 0, "replaced objects that outlived their replacement")
-    #expect(doubleFires == 0, "a one-shot tracker fired twice")
+        + "\(total.mismatches.count) mismatches, \(total.eventViolations.count) event violations")
+    #expect(total.mismatches.isEmpty, "\(total.mismatches.prefix(5))")
+    #expect(total.overlaps == 0, "an observer's runs overlapped")
+    #expect(total.survivors == 0, "replaced objects that outlived their replacement")
+    #expect(total.doubleFires == 0, "a one-shot tracker fired twice")
+    #expect(total.eventViolations.isEmpty, "\(total.eventViolations.prefix(5))")
+    #expect(total.liveTrackerClosures == 0, "event trackers that kept their closure")
   }
 }

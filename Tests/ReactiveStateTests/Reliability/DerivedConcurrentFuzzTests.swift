@@ -5,50 +5,28 @@ import Testing
 /// Random derived graphs (the generator of ``DerivedFuzzTests``: dependencies that switch
 /// with the values) driven from four threads at once: two write cells (some writes in
 /// transactions), two churn — read nodes, subscribe and cancel observers, install one-shot
-/// trackers. Cells change independently, so a value read while writes land has no single
-/// right answer; what must hold is checked at quiescence, against the reference model:
+/// trackers, replace an object holding cells by a copy (so inputs go away mid-computation).
+/// Cells change independently, so a value read while writes land has no single right
+/// answer; what must hold is checked at quiescence, against the reference model:
 /// - every node reads the value recomputed from the final cells;
 /// - every standing observer (subscribed before the threads start) last saw that value, and
 ///   still follows the next write;
 /// - no one-shot tracker fired twice;
-/// - dropping the graph releases every derived value.
+/// - dropping the graph releases every derived value, and every replaced object went away.
 @Suite struct DerivedConcurrentFuzzTests {
-  /// An observable integer safe to read and write from several threads.
-  final class LockedCell: ReactiveState.Observable, @unchecked Sendable {
-    private let registrar = ReactiveState.ObservationRegistrar()
-    private let lock = NSLock()
-    private var storage = 0
-    var value: Int {
-      get {
-        registrar.access(self, keyPath: \.value)
-        return stored
-      }
-      set {
-        registrar.withMutation(of: self, keyPath: \.value) {
-          lock.lock()
-          storage = newValue
-          lock.unlock()
-        }
-      }
-    }
-    /// The value, without tracking.
-    var stored: Int {
-      lock.lock()
-      defer { lock.unlock() }
-      return storage
-    }
-  }
-
-  /// The graph of one script's node specifications over ``LockedCell``s.
+  /// The graph of one script's node specifications over replaceable cells.
   final class Graph: @unchecked Sendable {
-    let cells = (0..<DerivedFuzzTests.cellCount).map { _ in LockedCell() }
+    /// The script's cells are the first ``DerivedFuzzTests/cellCount`` of these.
+    let cells = ReplaceableCells()
+    /// The objects the churn replaced (each must go away).
+    let replaced = LockedBox<[WeakTriple]>([])
     private(set) var nodes: [Computed<Int>] = []
 
     init(_ specs: [DerivedFuzzTests.NodeSpec]) {
       for spec in specs {
         let value: (DerivedFuzzTests.Input) -> Int = { [unowned self] input in
           switch input {
-          case .cell(let index): return cells[index].value
+          case .cell(let index): return cells[index]
           case .node(let index): return nodes[index].value
           }
         }
@@ -64,7 +42,7 @@ import Testing
     /// What the reference model computes for `node` from the cells' current values.
     func expected(_ node: Int, specs: [DerivedFuzzTests.NodeSpec]) -> Int {
       var reference = DerivedFuzzTests.Reference(nodes: specs)
-      reference.cells = cells.map(\.stored)
+      reference.cells = (0..<DerivedFuzzTests.cellCount).map(cells.stored)
       return reference.value(ofNode: node)
     }
   }
@@ -77,7 +55,8 @@ import Testing
     var kept: ObservationToken?
     for _ in 0..<rounds {
       let node = graph.nodes[random.below(graph.nodes.count)]
-      switch random.below(4) {
+      switch random.below(5) {
+      case 4: graph.replaced.value.append(WeakTriple(graph.cells.replace(random.below(2))))
       case 0:
         if !(0..<5).contains(node.value) { outOfRange.increment() }
       case 1:
@@ -104,7 +83,7 @@ import Testing
   static func run(
     seed: UInt64, rounds: Int, on workers: [WorkerThread], outOfRange: AtomicCounter,
     doubleFires: AtomicCounter
-  ) -> (mismatches: [String], derivedValues: [WeakComputed]) {
+  ) -> (mismatches: [String], derivedValues: [WeakComputed], replacedSurvivors: Int) {
     let specs = DerivedFuzzTests.generate(seed: seed).nodes
     let graph = Graph(specs)
     let lastSeen = graph.nodes.map { _ in LockedBox<Int?>(nil) }
@@ -119,11 +98,11 @@ import Testing
           if round % 8 == writer {
             withTransaction {
               for _ in 0..<2 {
-                graph.cells[random.below(graph.cells.count)].value = random.below(4)
+                graph.cells[random.below(DerivedFuzzTests.cellCount)] = random.below(4)
               }
             }
           } else {
-            graph.cells[random.below(graph.cells.count)].value = random.below(4)
+            graph.cells[random.below(DerivedFuzzTests.cellCount)] = random.below(4)
           }
         }
       }
@@ -155,10 +134,13 @@ import Testing
       }
     }
     check("after the threads")
-    for cell in graph.cells { cell.value = (cell.stored + 1) % 4 }
+    for cell in 0..<DerivedFuzzTests.cellCount {
+      graph.cells[cell] = (graph.cells.stored(cell) + 1) % 4
+    }
     check("after one more write to every cell")
     for token in standing { token.cancel() }
-    return (mismatches, graph.nodes.map(WeakComputed.init))
+    let survivors = graph.replaced.value.filter { $0.object != nil }.count
+    return (mismatches, graph.nodes.map(WeakComputed.init), survivors)
   }
 
   /// A weak reference to a derived value.
@@ -173,6 +155,7 @@ import Testing
     let workers = (0..<4).map { _ in WorkerThread() }
     var mismatches: [String] = []
     var leaked = 0
+    var survivors = 0
     let outOfRange = AtomicCounter()
     let doubleFires = AtomicCounter()
     for seed in 0..<UInt64(graphs) {
@@ -180,6 +163,7 @@ import Testing
         seed: seed, rounds: rounds, on: workers, outOfRange: outOfRange, doubleFires: doubleFires)
       mismatches += outcome.mismatches
       leaked += outcome.derivedValues.filter { $0.value != nil }.count
+      survivors += outcome.replacedSurvivors
     }
     for worker in workers { worker.stop() }
     print(
@@ -189,5 +173,6 @@ import Testing
     #expect(outOfRange.value == 0, "a node read outside its range 0..<5")
     #expect(doubleFires.value == 0, "a one-shot tracker fired twice")
     #expect(leaked == 0, "derived values that outlived their graph")
+    #expect(survivors == 0, "replaced objects that outlived their replacement")
   }
 }

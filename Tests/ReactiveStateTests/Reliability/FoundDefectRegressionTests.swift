@@ -193,4 +193,91 @@ import Testing
     #expect(seen.value == [0, 7, 8], "the observer follows the new object")
     withExtendedLifetime(token) {}
   }
+
+  /// Concurrent fuzzing (event trackers while objects were released): a delivery queue chains
+  /// its nodes through the nodes themselves, and an SE-0506 event registration can have two
+  /// deliveries in flight on two threads (a `willSet` on the mutating thread, a `.deinit` on
+  /// the releasing one). Queued by the second thread, it was cut out of the first thread's
+  /// queue with everything after it: here the continuous observer queued behind it for the
+  /// same `willSet` never ran, and never ran again (it stayed marked running).
+  @Test func anEventRegistrationQueuedOnTwoThreadsLosesNoOtherDelivery() {
+    let model = HandModel()
+    let other = LockedBox<HandModel?>(HandModel())
+    let parkedFired = DispatchSemaphore(value: 0)
+    let released = DispatchSemaphore(value: 0)
+    // Parked in the slot (the first listener): called after the `willSet` walk, before the
+    // queue it filled is delivered.
+    ReactiveState.withObservationTracking(
+      { _ = model.a },
+      onChange: {
+        parkedFired.signal()
+        released.wait()
+      })
+    #expect(model.aHasParkedOneShot)
+    let events = LockedBox<[String]>([])
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet, .deinit]) {
+      _ = model.a
+      _ = other.value?.a
+    } onChange: { event in
+      events.value.append("\(event.kind)")
+    }
+    let runs = AtomicCounter()
+    let token = withContinuousObservation(options: .willSet) { _ in
+      runs.increment()
+      _ = model.a
+    }
+    let wrote = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      model.a = 1
+      wrote.signal()
+    }
+    parkedFired.wait()
+    other.value = nil  // the registration's `.deinit`, queued and delivered on this thread
+    released.signal()
+    wrote.wait()
+    #expect(events.value == ["deinit", "willSet", "didSet"])
+    #expect(runs.value == 2, "the observer queued after the registration ran for the willSet")
+    model.a = 2
+    #expect(runs.value == 3, "and still follows")
+    withExtendedLifetime(token) {}
+  }
+
+  /// Concurrent fuzzing: an SE-0506 registration waiting for the `didSet` of the mutation
+  /// whose `willSet` it delivered took the `didSet` of another thread's overlapping mutation
+  /// of the same property instead — two mutations' events, the `didSet` on another thread
+  /// (which could even run before the `willSet` callback). It now waits for its own
+  /// mutation's `didSet`, on the mutating thread, and that walk is not skipped as one that
+  /// reached nothing waiting (the other mutation's walk had marked the property as walked).
+  @Test func anEventRegistrationDeliversTheDidSetOfItsOwnMutation() {
+    let model = PausingModel()
+    ReactiveState.withObservationTracking({ _ = model.value }, onChange: {})
+    model.value = -1  // fires that registration: the property has a slot and no listener
+    let bThread = LockedBox<UInt>(0)
+    let bWaitsBeforeStore = DispatchSemaphore(value: 0)
+    let bMayStore = DispatchSemaphore(value: 0)
+    model.beforeStore = {
+      guard currentThreadID() == bThread.value else { return }
+      bWaitsBeforeStore.signal()
+      bMayStore.wait()
+    }
+    let events = LockedBox<[String]>([])
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
+      _ = model.value
+    } onChange: { event in
+      let thread = currentThreadID() == bThread.value ? "B" : "other"
+      events.value.append("\(event.kind) on \(thread), value \(model.value)")
+    }
+    let bDone = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      bThread.value = currentThreadID()
+      model.value = 1
+      bDone.signal()
+    }
+    bWaitsBeforeStore.wait()
+    model.value = 2  // overlaps B's mutation, whose willSet the registration delivered
+    bMayStore.signal()
+    bDone.wait()
+    model.beforeStore = nil
+    #expect(events.value == ["willSet on B, value -1", "didSet on B, value 1"])
+  }
 }
