@@ -102,6 +102,30 @@ final class ReplaceableCells: ReactiveState.Observable, @unchecked Sendable {
   }
 }
 
+extension ReplaceableCells {
+  /// Starts the concurrent fuzz tests' writers, one job on each of `workers`: `rounds` random
+  /// writes (values 0..<4) to the first `cellCount` cells, every sixth a transaction of three.
+  func startRandomWriters(
+    on workers: ArraySlice<WorkerThread>, seed: UInt64, rounds: Int,
+    cellCount: Int = ReplaceableCells.count
+  ) {
+    for (index, worker) in workers.enumerated() {
+      worker.run {
+        var random = SplitMix64(seed: seed &* 31 &+ UInt64(index))
+        for round in 0..<rounds {
+          if round % 6 == index {
+            withTransaction {
+              for _ in 0..<3 { self[random.below(cellCount)] = random.below(4) }
+            }
+          } else {
+            self[random.below(cellCount)] = random.below(4)
+          }
+        }
+      }
+    }
+  }
+}
+
 /// A weak reference to a replaced object, which must go away.
 struct WeakTriple {
   weak var object: LockedTriple?

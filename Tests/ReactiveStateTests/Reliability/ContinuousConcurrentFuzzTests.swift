@@ -159,20 +159,7 @@ import Testing
     }
     let doubleFires = AtomicCounter()
     let replaced = LockedBox<[WeakTriple]>([])
-    for writer in 0...1 {
-      workers[writer].run {
-        var random = SplitMix64(seed: seed &* 31 &+ UInt64(writer))
-        for round in 0..<rounds {
-          if round % 6 == writer {
-            withTransaction {
-              for _ in 0..<3 { cells[random.below(ReplaceableCells.count)] = random.below(4) }
-            }
-          } else {
-            cells[random.below(ReplaceableCells.count)] = random.below(4)
-          }
-        }
-      }
-    }
+    cells.startRandomWriters(on: workers[0...1], seed: seed, rounds: rounds)
     workers[2].run {
       var random = SplitMix64(seed: seed &* 131)
       var kept: ObservationToken?

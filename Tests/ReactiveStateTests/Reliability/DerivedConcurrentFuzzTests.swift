@@ -30,12 +30,7 @@ import Testing
           case .node(let index): return nodes[index].value
           }
         }
-        nodes.append(
-          Computed {
-            let selector = value(spec.selector)
-            let chosen = selector % 2 == 0 ? spec.ifEven : spec.ifOdd
-            return (selector + chosen.reduce(0) { $0 + value($1) }) % 5
-          })
+        nodes.append(DerivedFuzzTests.computed(spec, reading: value))
       }
     }
 
@@ -91,22 +86,8 @@ import Testing
       let node = graph.nodes[index]
       return observe { lastSeen[index].value = node.value }
     }
-    for writer in 0...1 {
-      workers[writer].run {
-        var random = SplitMix64(seed: seed &* 31 &+ UInt64(writer))
-        for round in 0..<rounds {
-          if round % 8 == writer {
-            withTransaction {
-              for _ in 0..<2 {
-                graph.cells[random.below(DerivedFuzzTests.cellCount)] = random.below(4)
-              }
-            }
-          } else {
-            graph.cells[random.below(DerivedFuzzTests.cellCount)] = random.below(4)
-          }
-        }
-      }
-    }
+    graph.cells.startRandomWriters(
+      on: workers[0...1], seed: seed, rounds: rounds, cellCount: DerivedFuzzTests.cellCount)
     for churner in 2...3 {
       workers[churner].run {
         Self.churn(

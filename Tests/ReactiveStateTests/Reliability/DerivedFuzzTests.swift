@@ -170,6 +170,17 @@ import Testing
     }
   }
 
+  /// The derived value of `spec`, reading its inputs through `value`.
+  static func computed(_ spec: NodeSpec, reading value: @escaping (Input) -> Int)
+    -> Computed<Int>
+  {
+    Computed {
+      let selector = value(spec.selector)
+      let chosen = selector % 2 == 0 ? spec.ifEven : spec.ifOdd
+      return (selector + chosen.reduce(0) { $0 + value($1) }) % 5
+    }
+  }
+
   /// One observable integer with hand-written accessors and the macro's equality rule.
   final class Cell: ReactiveState.Observable, @unchecked Sendable {
     private let registrar = ReactiveState.ObservationRegistrar()
@@ -201,12 +212,7 @@ import Testing
           case .node(let index): return nodes[index].value
           }
         }
-        nodes.append(
-          Computed {
-            let selector = value(spec.selector)
-            let chosen = selector % 2 == 0 ? spec.ifEven : spec.ifOdd
-            return (selector + chosen.reduce(0) { $0 + value($1) }) % 5
-          })
+        nodes.append(DerivedFuzzTests.computed(spec, reading: value))
       }
     }
 

@@ -109,30 +109,19 @@ import Testing
     let trigger = HandModel()
     let dying = LockedBox<HandModel?>(HandModel())
     let other = HandModel()
-    let pauseNextRun = LockedBox(false)
-    let paused = DispatchSemaphore(value: 0)
-    let resume = DispatchSemaphore(value: 0)
+    let pause = RunPause()
     let (token, canary) = observeWithCanary {
       _ = trigger.a
       _ = dying.value?.a
-      if pauseNextRun.value {
-        pauseNextRun.value = false
-        paused.signal()
-        resume.wait()
-      }
+      pause.passThrough()
       _ = other.a
     }
     #expect(other.aDidSetListeners == 1)
-    pauseNextRun.value = true
-    let ran = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      trigger.a = 1  // re-runs the observer here, which pauses after reading `dying`
-      ran.signal()
-    }
-    paused.wait()
+    // Re-runs the observer on another thread, which pauses after reading `dying`.
+    let ran = pause.pauseRun { trigger.a = 1 }
     token.value?.cancel()
     dying.value = nil  // deallocated here, while the cancelled run is in progress
-    resume.signal()
+    pause.resume()
     ran.wait()
     token.value = nil
     #expect(!canary.isAlive, "the observer is gone")
@@ -150,27 +139,16 @@ import Testing
   @Test func aNewSourceAtADeallocatedOnesAddressGetsALinkOfItsOwn() {
     let trigger = HandModel()
     let current = LockedBox<HandModel?>(HandModel())
-    let pauseNextRun = LockedBox(false)
-    let paused = DispatchSemaphore(value: 0)
-    let resume = DispatchSemaphore(value: 0)
+    let pause = RunPause()
     let seen = LockedBox<[Int]>([])
     let token = observe {
       _ = trigger.a
-      if pauseNextRun.value {
-        pauseNextRun.value = false
-        paused.signal()
-        resume.wait()
-      }
+      pause.passThrough()
       seen.value.append(current.value?.a ?? -1)
     }
     let oldSlot = current.value?.aSlotAddress
-    pauseNextRun.value = true
-    let ran = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      trigger.a = 1  // re-runs the observer here, which pauses before reading `current`
-      ran.signal()
-    }
-    paused.wait()
+    // Re-runs the observer on another thread, which pauses before reading `current`.
+    let ran = pause.pauseRun { trigger.a = 1 }
     current.value = nil  // deallocated (with its slot) while the run is paused
     // Models with slots, kept alive, until one's slot lands where the freed one was (a
     // tracked read makes the slot, on this thread, whose allocator cache holds that memory).
@@ -186,7 +164,7 @@ import Testing
     let reused = replacement.aSlotAddress == oldSlot
     print("regression: freed slot's address reused: \(reused) (\(candidates.count) models)")
     current.value = replacement
-    resume.signal()
+    pause.resume()
     ran.wait()
     #expect(seen.value == [0, 7])
     replacement.a = 8
@@ -280,4 +258,35 @@ import Testing
     model.beforeStore = nil
     #expect(events.value == ["willSet on B, value -1", "didSet on B, value 1"])
   }
+}
+
+/// A point in an observer's body where its next run stops, once armed, until the test lets
+/// it go on.
+final class RunPause: @unchecked Sendable {
+  private let armed = LockedBox(false)
+  private let paused = DispatchSemaphore(value: 0)
+  private let resumed = DispatchSemaphore(value: 0)
+
+  /// Called by the body: stops here if armed (once).
+  func passThrough() {
+    guard armed.value else { return }
+    armed.value = false
+    paused.signal()
+    resumed.wait()
+  }
+
+  /// Arms the pause and makes `write` on a new thread, whose re-run of the observer stops
+  /// here; returns once it stopped, with a semaphore signalled when the write has returned.
+  func pauseRun(startedBy write: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    armed.value = true
+    let wrote = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      write()
+      wrote.signal()
+    }
+    paused.wait()
+    return wrote
+  }
+
+  func resume() { resumed.signal() }
 }
