@@ -1,4 +1,5 @@
 import CReactiveState
+import Synchronization
 
 /// The registration behind `withObservationTracking(options:_:onChange:)`.
 ///
@@ -23,9 +24,10 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// from the same thread, and another thread's mutation of the same slot, overlapping this
   /// one, is not this mutation (its `didSet` must not end the registration in its place).
   @exclusivity(unchecked) private var mutatingThread: UnsafeMutableRawPointer?
-  /// Set (under the lock, once) by the `receive` that finished the registration: the
-  /// delivery it queued drops the registration's +1.
-  @exclusivity(unchecked) private var deliveryOwesRelease = false
+  /// Set (under the lock, once) by the `receive` that finished the registration: a delivery
+  /// drops the registration's +1 — whichever takes the flag first, as deliveries on several
+  /// threads may be in flight at once (each holds the observer while it runs).
+  private let deliveryOwesRelease = Atomic<Bool>(false)
   /// The ``ChangePropagation/detachPass`` in which a `.deinitialized` delivery was last
   /// queued (graph lock).
   @exclusivity(unchecked) private var deinitQueuedPass: UInt64 = 0
@@ -85,7 +87,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       mutatingSlot = source
       mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
       if !options.contains(.didSet) {
-        deliveryOwesRelease = finish()
+        if finish() { deliveryOwesRelease.store(true, ordering: .releasing) }
         return true
       }
       // Its `didSet` must reach the registration: a walk that reached it earlier, while it
@@ -97,7 +99,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       // (it linked while the write was in flight, after the `willSet` walk): delivered late
       // rather than lost, as for one-shot registrations.
       if let mutatingSlot {
-        guard mutatingSlot == source, mutatingThread == UnsafeMutableRawPointer(rs_current_thread())
+        guard mutatingSlot == source,
+          mutatingThread == nil || mutatingThread == UnsafeMutableRawPointer(rs_current_thread())
         else {
           // Another mutation's `didSet`: this walk reached a registration still waiting for
           // its own, so it must not mark its source as walked (which lets the `didSet` it
@@ -109,7 +112,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
         guard mutationsAreEvents, link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
         else { return false }
       }
-      deliveryOwesRelease = finish()
+      if finish() { deliveryOwesRelease.store(true, ordering: .releasing) }
       return true
     case .deinitialized:
       return false
@@ -122,7 +125,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     // (queueing twice would deliver `.deinit` twice and unbalance the queue's retains).
     let alreadyQueued = deinitQueuedPass == ChangePropagation.detachPass
     if firstDependency == link && lastDependency == link {
-      deliveryOwesRelease = finish()  // the queued delivery drops the registration's +1
+      // A queued delivery drops the registration's +1.
+      if finish() { deliveryOwesRelease.store(true, ordering: .releasing) }
     } else if !options.contains(.deinit) {
       return false
     }
@@ -147,8 +151,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       let keyPath = kind == .deinit ? nil : source.changeKeyPath
       onChange(ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
     }
-    if deliveryOwesRelease {
-      deliveryOwesRelease = false
+    if deliveryOwesRelease.exchange(false, ordering: .acquiringAndReleasing) {
       Unmanaged.passUnretained(self).release()
     }
   }

@@ -131,3 +131,59 @@ struct WeakTriple {
   weak var object: LockedTriple?
   init(_ object: LockedTriple) { self.object = object }
 }
+
+/// The events an SE-0506 one-shot tracker received, and a watch on its closure.
+final class EventRecord: @unchecked Sendable {
+  static let optionSets: [ObservationTracking.Options] = [
+    .willSet, .didSet, [.willSet, .didSet], .deinit, [.willSet, .deinit], [.didSet, .deinit],
+    [.willSet, .didSet, .deinit],
+  ]
+  let options: ObservationTracking.Options
+  /// Whether the tracker reads a derived value: with writers on several threads it may get a
+  /// `willSet` and never its `didSet` (the documented limit of
+  /// `withObservationTracking(options:_:onChange:)`).
+  let readsDerivedValue: Bool
+  let kinds = LockedBox<[ObservationTracking.Event.Kind]>([])
+  let closure = CanaryWatch()
+  init(options: ObservationTracking.Options, readsDerivedValue: Bool) {
+    self.options = options
+    self.readsDerivedValue = readsDerivedValue
+  }
+
+  /// How the events break the contract, or nil: only requested kinds; the mutation events
+  /// of one mutation (`willSet` then `didSet`, or a `didSet` alone for a change that landed
+  /// during `apply`); at most one `deinit` per tracked object (at most three: the holder and
+  /// two others). A `deinit` may come anywhere among them: it is delivered on the thread that
+  /// released the object, unordered with the mutating thread's deliveries.
+  var violation: String? {
+    let kinds = self.kinds.value
+    let mutationEvents = kinds.filter { $0 != .deinit }
+    var allowed: [[ObservationTracking.Event.Kind]] = [[]]
+    if options.contains(.willSet) { allowed.append([.willSet]) }
+    if options.contains(.didSet) { allowed.append([.didSet]) }
+    if options.isSuperset(of: [.willSet, .didSet]) {
+      allowed = [[], [.willSet, .didSet], [.didSet]]
+      if readsDerivedValue { allowed.append([.willSet]) }
+    }
+    let deinits = kinds.count - mutationEvents.count
+    let valid =
+      allowed.contains(mutationEvents) && deinits <= 3
+      && (deinits == 0 || options.contains(.deinit))
+    return valid ? nil : "options \(options.rawValue): \(kinds)"
+  }
+
+  /// Installs an SE-0506 tracker, with options picked by `random`, of what `apply` reads.
+  static func track(
+    _ random: inout SplitMix64, readsDerivedValue: Bool = false, _ apply: () -> Void
+  ) -> EventRecord {
+    let record = EventRecord(
+      options: optionSets[random.below(optionSets.count)], readsDerivedValue: readsDerivedValue)
+    let canary = Canary()
+    record.closure.canary = canary
+    ReactiveState.withObservationTracking(options: record.options, apply) { event in
+      _ = canary
+      record.kinds.value.append(event.kind)
+    }
+    return record
+  }
+}

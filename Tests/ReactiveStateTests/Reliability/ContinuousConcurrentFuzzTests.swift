@@ -56,39 +56,6 @@ import Testing
     }
   }
 
-  /// The events an SE-0506 one-shot tracker received, and a watch on its closure.
-  final class EventRecord: @unchecked Sendable {
-    static let optionSets: [ObservationTracking.Options] = [
-      .willSet, .didSet, [.willSet, .didSet], .deinit, [.willSet, .deinit], [.didSet, .deinit],
-      [.willSet, .didSet, .deinit],
-    ]
-    let options: ObservationTracking.Options
-    let kinds = LockedBox<[ObservationTracking.Event.Kind]>([])
-    let closure = CanaryWatch()
-    init(options: ObservationTracking.Options) { self.options = options }
-
-    /// How the events break the contract, or nil: only requested kinds; the mutation events
-    /// of one mutation (`willSet` then `didSet`, or a `didSet` alone for a change that landed
-    /// during `apply`); at most one `deinit` per tracked object (the holder and at most two
-    /// others). A `deinit` may come anywhere among them: it is delivered on the thread that
-    /// released the object, unordered with the mutating thread's deliveries.
-    var violation: String? {
-      let kinds = self.kinds.value
-      let mutationEvents = kinds.filter { $0 != .deinit }
-      var allowed: [[ObservationTracking.Event.Kind]] = [[]]
-      if options.contains(.willSet) { allowed.append([.willSet]) }
-      if options.contains(.didSet) { allowed.append([.didSet]) }
-      if options.isSuperset(of: [.willSet, .didSet]) {
-        allowed = [[], [.willSet, .didSet], [.didSet]]
-      }
-      let deinits = kinds.count - mutationEvents.count
-      let valid =
-        allowed.contains(mutationEvents) && deinits <= 3
-        && (deinits == 0 || options.contains(.deinit))
-      return valid ? nil : "options \(options.rawValue): \(kinds)"
-    }
-  }
-
   static func start(
     _ kind: Kind, _ reads: Reads, on cells: ReplaceableCells, scheduler: ManualScheduler,
     witness: Witness
@@ -168,17 +135,7 @@ import Testing
         switch random.below(6) {
         case 4: replaced.value.append(WeakTriple(cells.replace(random.below(2))))
         case 5:
-          let record = EventRecord(
-            options: EventRecord.optionSets[random.below(EventRecord.optionSets.count)])
-          let canary = Canary()
-          record.closure.canary = canary
-          trackers.value.append(record)
-          ReactiveState.withObservationTracking(options: record.options) {
-            _ = reads.value { cells[$0] }
-          } onChange: { event in
-            _ = canary
-            record.kinds.value.append(event.kind)
-          }
+          trackers.value.append(EventRecord.track(&random) { _ = reads.value { cells[$0] } })
         case 0:
           kept?.cancel()
           kept = Self.start(

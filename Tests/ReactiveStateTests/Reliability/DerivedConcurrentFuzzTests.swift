@@ -5,14 +5,18 @@ import Testing
 /// Random derived graphs (the generator of ``DerivedFuzzTests``: dependencies that switch
 /// with the values) driven from four threads at once: two write cells (some writes in
 /// transactions), two churn — read nodes, subscribe and cancel observers, install one-shot
-/// trackers, replace an object holding cells by a copy (so inputs go away mid-computation).
+/// trackers (plain and SE-0506), replace an object holding cells by a copy (so inputs go
+/// away mid-computation).
 /// Cells change independently, so a value read while writes land has no single right
 /// answer; what must hold is checked at quiescence, against the reference model:
 /// - every node reads the value recomputed from the final cells;
 /// - every standing observer (subscribed before the threads start) last saw that value, and
 ///   still follows the next write;
-/// - no one-shot tracker fired twice;
-/// - dropping the graph releases every derived value, and every replaced object went away.
+/// - no one-shot tracker fired twice, and each SE-0506 tracker got one mutation's events at
+///   most (possibly a `willSet` without its `didSet`: the known limit documented on
+///   `withObservationTracking(options:_:onChange:)`);
+/// - dropping the graph releases every derived value and every tracker's closure, and every
+///   replaced object went away.
 @Suite struct DerivedConcurrentFuzzTests {
   /// The graph of one script's node specifications over replaceable cells.
   final class Graph: @unchecked Sendable {
@@ -44,14 +48,18 @@ import Testing
 
   /// The churn of one thread: random reads, observers that come and go, one-shot trackers.
   static func churn(
-    _ graph: Graph, seed: UInt64, rounds: Int, outOfRange: AtomicCounter, doubleFires: AtomicCounter
+    _ graph: Graph, seed: UInt64, rounds: Int, outOfRange: AtomicCounter,
+    doubleFires: AtomicCounter, trackers: LockedBox<[EventRecord]>
   ) {
     var random = SplitMix64(seed: seed)
     var kept: ObservationToken?
     for _ in 0..<rounds {
       let node = graph.nodes[random.below(graph.nodes.count)]
-      switch random.below(5) {
+      switch random.below(6) {
       case 4: graph.replaced.value.append(WeakTriple(graph.cells.replace(random.below(2))))
+      case 5:
+        let record = EventRecord.track(&random, readsDerivedValue: true) { _ = node.value }
+        trackers.value.append(record)
       case 0:
         if !(0..<5).contains(node.value) { outOfRange.increment() }
       case 1:
@@ -77,7 +85,7 @@ import Testing
   /// once the workers dropped their jobs).
   static func run(
     seed: UInt64, rounds: Int, on workers: [WorkerThread], outOfRange: AtomicCounter,
-    doubleFires: AtomicCounter
+    doubleFires: AtomicCounter, trackers: LockedBox<[EventRecord]>
   ) -> (mismatches: [String], derivedValues: [WeakComputed], replacedSurvivors: Int) {
     let specs = DerivedFuzzTests.generate(seed: seed).nodes
     let graph = Graph(specs)
@@ -92,7 +100,7 @@ import Testing
       workers[churner].run {
         Self.churn(
           graph, seed: seed &* 131 &+ UInt64(churner), rounds: rounds, outOfRange: outOfRange,
-          doubleFires: doubleFires)
+          doubleFires: doubleFires, trackers: trackers)
       }
     }
     for worker in workers { worker.wait() }
@@ -137,23 +145,32 @@ import Testing
     var mismatches: [String] = []
     var leaked = 0
     var survivors = 0
+    var eventViolations: [String] = []
+    var liveTrackerClosures = 0
     let outOfRange = AtomicCounter()
     let doubleFires = AtomicCounter()
     for seed in 0..<UInt64(graphs) {
+      let trackers = LockedBox<[EventRecord]>([])
       let outcome = Self.run(
-        seed: seed, rounds: rounds, on: workers, outOfRange: outOfRange, doubleFires: doubleFires)
+        seed: seed, rounds: rounds, on: workers, outOfRange: outOfRange, doubleFires: doubleFires,
+        trackers: trackers)
       mismatches += outcome.mismatches
       leaked += outcome.derivedValues.filter { $0.value != nil }.count
       survivors += outcome.replacedSurvivors
+      // The graph is gone: every tracker has ended.
+      eventViolations += trackers.value.compactMap(\.violation)
+      liveTrackerClosures += trackers.value.filter(\.closure.isAlive).count
     }
     for worker in workers { worker.stop() }
     print(
       "fuzz derived threads: \(graphs) graphs × \(rounds) rounds on 4 threads, "
-        + "\(mismatches.count) mismatches")
+        + "\(mismatches.count) mismatches, \(eventViolations.count) event violations")
     #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     #expect(outOfRange.value == 0, "a node read outside its range 0..<5")
     #expect(doubleFires.value == 0, "a one-shot tracker fired twice")
     #expect(leaked == 0, "derived values that outlived their graph")
     #expect(survivors == 0, "replaced objects that outlived their replacement")
+    #expect(eventViolations.isEmpty, "\(eventViolations.prefix(5))")
+    #expect(liveTrackerClosures == 0, "event trackers that kept their closure")
   }
 }
