@@ -65,6 +65,12 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     }
   }
 
+  /// Under the lock: ends the registration for the delivery about to be queued, which (or
+  /// another one in flight) then drops the registration's +1.
+  private func finishForDelivery() {
+    if finish() { deliveryOwesRelease.store(true, ordering: .releasing) }
+  }
+
   /// Under the lock: ends the registration; true when this call did it.
   private func finish() -> Bool {
     guard !isFinished else { return false }
@@ -87,7 +93,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       mutatingSlot = source
       mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
       if !options.contains(.didSet) {
-        if finish() { deliveryOwesRelease.store(true, ordering: .releasing) }
+        finishForDelivery()
         return true
       }
       // Its `didSet` must reach the registration: a walk that reached it earlier, while it
@@ -99,8 +105,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       // (it linked while the write was in flight, after the `willSet` walk): delivered late
       // rather than lost, as for one-shot registrations.
       if let mutatingSlot {
-        guard mutatingSlot == source,
-          mutatingThread == nil || mutatingThread == UnsafeMutableRawPointer(rs_current_thread())
+        guard mutatingSlot == source, mutatingThread == UnsafeMutableRawPointer(rs_current_thread())
         else {
           // Another mutation's `didSet`: this walk reached a registration still waiting for
           // its own, so it must not mark its source as walked (which lets the `didSet` it
@@ -112,7 +117,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
         guard mutationsAreEvents, link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
         else { return false }
       }
-      if finish() { deliveryOwesRelease.store(true, ordering: .releasing) }
+      finishForDelivery()
       return true
     case .deinitialized:
       return false
@@ -125,8 +130,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     // (queueing twice would deliver `.deinit` twice and unbalance the queue's retains).
     let alreadyQueued = deinitQueuedPass == ChangePropagation.detachPass
     if firstDependency == link && lastDependency == link {
-      // A queued delivery drops the registration's +1.
-      if finish() { deliveryOwesRelease.store(true, ordering: .releasing) }
+      finishForDelivery()
     } else if !options.contains(.deinit) {
       return false
     }
