@@ -29,14 +29,11 @@ public func withObservationTracking<T>(
 /// not reported: the tracking never saw it alive). `event.cancel()` ends it early.
 ///
 /// Delivery is synchronous on the mutating thread. The `.willSet` and `.didSet` delivered are
-/// those of one mutation, made by one thread. Known limit: for a tracked derived value, whose
-/// events mean "an input is about to change" and "an input changed", with writers on several
-/// threads the change that delivered `.willSet` may not reach the registration again (a
-/// propagation stops at a derived value another writer's change already marked stale): it
-/// then waits for that thread's next change of an input, or ends when the value goes away,
-/// without its `.didSet`. As with the plain form, a change that
-/// lands between a read and the end of `apply` is delivered right after `apply` (as a
-/// `.didSet` event when requested, else `.willSet`), and ends the tracking; with only
+/// those of one mutation, made by one thread. For a tracked derived value the events mean
+/// "an input is about to change" and "an input changed", and the pair is that of one input's
+/// mutation, even when other threads change inputs in between. As with the plain form, a
+/// change that lands between a read and the end of `apply` is delivered right after `apply`
+/// (as a `.didSet` event when requested, else `.willSet`), and ends the tracking; with only
 /// `.deinit` requested it is no event and the tracking stays.
 public func withObservationTracking<T>(
   options: ObservationTracking.Options, _ apply: () -> T,

@@ -10,10 +10,10 @@ import Synchronization
 /// gets a slot, so later lookups by call site are pointer compares.
 @usableFromInline
 final class RegistrarStorage: @unchecked Sendable {
-  /// Head of the slot list, retained, as a raw pointer so it can live in an atomic.
-  /// Head of the slot list (a retained `PropertySlot`'s address), with bit 0 set when the
-  /// registrar is confined to the main thread: one word, so a registrar that was never
-  /// observed stays as small as the object header plus one word.
+  /// Head of the slot list (the address of a `PropertySlot` it owns one retain of; each slot
+  /// owns the next through `next`), with bit 0 set when the registrar is confined to the main
+  /// thread: one word, so a registrar that was never observed stays as small as the object
+  /// header plus one word.
   @usableFromInline let head: Atomic<UInt>
   private static let confinedBit: UInt = 1
 
@@ -114,6 +114,8 @@ final class RegistrarStorage: @unchecked Sendable {
     let address = UInt(bitPattern: Unmanaged.passRetained(slot).toOpaque())
     self.head.store(
       address | (isConfinedToMainThread ? Self.confinedBit : 0), ordering: .sequentiallyConsistent)
+    // The head word owned the old head; the new head's `next` owns it now.
+    if let head { Unmanaged.passUnretained(head).release() }
     return slot
   }
 

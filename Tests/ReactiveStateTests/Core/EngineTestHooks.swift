@@ -50,7 +50,20 @@ extension HandModel {
   }
 }
 
+/// A weak reference to one of a model's property slots.
+struct WeakSlot {
+  weak var slot: AnyObject?
+}
+
 extension HandModel {
+  /// Weak references to the slots of `a`, `b` and `c` that exist: the slot list owns them, so
+  /// each must go away with the model.
+  var weakSlots: [WeakSlot] {
+    [\HandModel.a, \HandModel.b, \HandModel.c].compactMap {
+      registrar.storage.existingSlot(for: $0).map { WeakSlot(slot: $0) }
+    }
+  }
+
   /// Whether a continuous observer is parked in the slot of `a` (see
   /// `ContinuousObserver+Parking.swift`) rather than linked into the graph.
   var aHasParkedContinuousObserver: Bool {

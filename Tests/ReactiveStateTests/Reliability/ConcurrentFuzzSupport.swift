@@ -139,15 +139,10 @@ final class EventRecord: @unchecked Sendable {
     [.willSet, .didSet, .deinit],
   ]
   let options: ObservationTracking.Options
-  /// Whether the tracker reads a derived value: with writers on several threads it may get a
-  /// `willSet` and never its `didSet` (the documented limit of
-  /// `withObservationTracking(options:_:onChange:)`).
-  let readsDerivedValue: Bool
   let kinds = LockedBox<[ObservationTracking.Event.Kind]>([])
   let closure = CanaryWatch()
-  init(options: ObservationTracking.Options, readsDerivedValue: Bool) {
+  init(options: ObservationTracking.Options) {
     self.options = options
-    self.readsDerivedValue = readsDerivedValue
   }
 
   /// How the events break the contract, or nil: only requested kinds; the mutation events
@@ -163,7 +158,6 @@ final class EventRecord: @unchecked Sendable {
     if options.contains(.didSet) { allowed.append([.didSet]) }
     if options.isSuperset(of: [.willSet, .didSet]) {
       allowed = [[], [.willSet, .didSet], [.didSet]]
-      if readsDerivedValue { allowed.append([.willSet]) }
     }
     let deinits = kinds.count - mutationEvents.count
     let valid =
@@ -174,10 +168,9 @@ final class EventRecord: @unchecked Sendable {
 
   /// Installs an SE-0506 tracker, with options picked by `random`, of what `apply` reads.
   static func track(
-    _ random: inout SplitMix64, readsDerivedValue: Bool = false, _ apply: () -> Void
+    _ random: inout SplitMix64, _ apply: () -> Void
   ) -> EventRecord {
-    let record = EventRecord(
-      options: optionSets[random.below(optionSets.count)], readsDerivedValue: readsDerivedValue)
+    let record = EventRecord(options: optionSets[random.below(optionSets.count)])
     let canary = Canary()
     record.closure.canary = canary
     ReactiveState.withObservationTracking(options: record.options, apply) { event in

@@ -13,8 +13,8 @@ import Testing
 /// - every standing observer (subscribed before the threads start) last saw that value, and
 ///   still follows the next write;
 /// - no one-shot tracker fired twice, and each SE-0506 tracker got one mutation's events at
-///   most (possibly a `willSet` without its `didSet`: the known limit documented on
-///   `withObservationTracking(options:_:onChange:)`);
+///   most, and one that delivered a `willSet` also delivered its `didSet` (when both were
+///   requested);
 /// - dropping the graph releases every derived value and every tracker's closure, and every
 ///   replaced object went away.
 @Suite struct DerivedConcurrentFuzzTests {
@@ -58,7 +58,7 @@ import Testing
       switch random.below(6) {
       case 4: graph.replaced.value.append(WeakTriple(graph.cells.replace(random.below(2))))
       case 5:
-        let record = EventRecord.track(&random, readsDerivedValue: true) { _ = node.value }
+        let record = EventRecord.track(&random) { _ = node.value }
         trackers.value.append(record)
       case 0:
         if !(0..<5).contains(node.value) { outOfRange.increment() }

@@ -29,6 +29,26 @@ import Testing
     #expect(weakCanary == nil)
   }
 
+  /// LeakSanitizer, run over the concurrent fuzz tests: an object with two or more property
+  /// slots leaked all but its newest when it went away. Each new slot, prepended to the list,
+  /// took a retain of the old head through its `next`, and the head word's retain of the old
+  /// head was never given back.
+  @Test func everyPropertySlotGoesAwayWithItsObject() {
+    var slots: [WeakSlot] = []
+    do {
+      let model = HandModel()
+      ReactiveState.withObservationTracking({ _ = model.a }, onChange: {})
+      model.b = 1  // a slot made by a write, once the object has one
+      observe { _ = model.c }.cancel()
+      slots = model.weakSlots
+    }
+    // This thread's spare access list keeps the slots of its last use until its next one.
+    let other = HandModel()
+    ReactiveState.withObservationTracking({ _ = other.a }, onChange: {})
+    #expect(slots.count == 3)
+    #expect(slots.filter { $0.slot != nil }.count == 0)
+  }
+
   /// Continuous fuzz: a property read again after a derived value that read it (the derived
   /// value's computation re-stamped it) was linked twice, so each write ran the observer twice.
   @Test func aReReadAfterADerivedValueDoesNotDoubleTheRuns() {
@@ -257,6 +277,42 @@ import Testing
     bDone.wait()
     model.beforeStore = nil
     #expect(events.value == ["willSet on B, value -1", "didSet on B, value 1"])
+  }
+
+  /// Concurrent fuzzing (SE-0506 trackers of derived values; documented as a known limit in
+  /// session 18): a registration on a derived value delivered thread B's `willSet`, another
+  /// thread's change then made the value stale, and B's `didSet` walk stopped at the stale
+  /// value — the registration never got its `didSet` and stayed registered. A `didSet` walk
+  /// now goes on through a stale derived value that has `willSet` listeners below it.
+  @Test func anEventRegistrationOnADerivedValueGetsItsDidSetAfterAnotherThreadsChange() {
+    let model = HandModel()
+    let total = Computed { model.a + model.b }
+    let bThread = LockedBox<UInt>(0)
+    let bDeliveredWillSet = DispatchSemaphore(value: 0)
+    let bMayStore = DispatchSemaphore(value: 0)
+    let events = LockedBox<[String]>([])
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
+      _ = total.value
+    } onChange: { event in
+      let onB = currentThreadID() == bThread.value
+      events.value.append("\(event.kind) on \(onB ? "B" : "another thread")")
+      if onB && event.kind == .willSet {
+        bDeliveredWillSet.signal()
+        bMayStore.wait()
+      }
+    }
+    let bDone = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      bThread.value = currentThreadID()
+      model.a = 1
+      bDone.signal()
+    }
+    bDeliveredWillSet.wait()
+    model.b = 5  // this thread's whole change lands between B's willSet and its store
+    bMayStore.signal()
+    bDone.wait()
+    #expect(events.value == ["willSet on B", "didSet on B"])
+    #expect(total.value == 6)
   }
 }
 
