@@ -182,11 +182,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     case .didSet:
       if isLingering { lingerThroughChange() }
       let now = freshness.load(ordering: .relaxed)
-      if now & Self.stale != 0 { return walksThroughWhileStale }
+      if now & Self.stale != 0 { return false }
       if now & Self.refreshing != 0 {
         // The refresh's publishing compare-exchange must fail: a read-modify-write.
         if freshness.exchange(Self.stale, ordering: .sequentiallyConsistent) & Self.stale != 0 {
-          return walksThroughWhileStale
+          return false
         }
       } else {
         // Current: a refresh starts only from stale, and the other writers of a current
@@ -197,17 +197,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     case .deinitialized:
       return false
     }
-  }
-
-  /// Whether a `didSet` walk goes on through this node although an earlier change already
-  /// made it stale (graph lock). Subscribers of a stale node already know it changed — except
-  /// an SE-0506 event registration (a `willSet` listener) that delivered one thread's
-  /// `willSet` and waits for that thread's `didSet`: another thread's change, landing in
-  /// between, made this node stale, and the `didSet` it waits for must still reach it. A
-  /// continuous observer reached again is already pending, or re-runs once more.
-  @inline(__always)
-  private var walksThroughWhileStale: Bool {
-    willSetListeners.load(ordering: .relaxed) != 0 && firstSubscriber != nil
   }
 
   /// Under the graph lock: this node gained its first `willSet` listener (or lost its last),

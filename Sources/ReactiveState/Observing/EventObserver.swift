@@ -16,9 +16,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   private let onChange: @Sendable (ObservationTracking.Event) -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
-  /// The slot whose mutation is being delivered (between its willSet and didSet).
-  /// Identity only (never dereferenced or retained: a release under the lock could deinitialise
-  /// a derived source whose deinitialiser takes that lock).
+  /// The property whose mutation is being delivered (between its willSet and didSet), also
+  /// when the registration heard of it through a derived value. Identity only (never
+  /// dereferenced or retained).
   @exclusivity(unchecked) private var mutatingSlot: UnsafeMutableRawPointer?
   /// The thread making that mutation (its thread-local state's address): its `didSet` comes
   /// from the same thread, and another thread's mutation of the same slot, overlapping this
@@ -96,6 +96,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
         finishForDelivery()
         return true
       }
+      if link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived }) {
+        waitForDidSetOfWrittenProperty()
+      }
       // Its `didSet` must reach the registration: a walk that reached it earlier, while it
       // waited for nothing, may have marked the source as walked (see the `.didSet` case).
       ObservationWave.advance()
@@ -121,6 +124,23 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       return true
     case .deinitialized:
       return false
+    }
+  }
+
+  /// A `willSet` that came through a derived value (graph lock): its `didSet` may find no
+  /// path back here — another thread's change can switch the derived value's dependencies
+  /// away from the written property before the store — so the registration listens to that
+  /// property itself until it ends.
+  private func waitForDidSetOfWrittenProperty() {
+    guard let written = ChangePropagation.walkRoot else { return }
+    mutatingSlot = written.toOpaque()
+    var link = firstDependency
+    while let edge = link {
+      if edge.pointee.sourceNode.toOpaque() == written.toOpaque() { return }
+      link = edge.pointee.nextDependency
+    }
+    written._withUnsafeGuaranteedRef {
+      ReactiveNode.link($0, to: self, version: $0.version.load(ordering: .relaxed))
     }
   }
 

@@ -9,8 +9,9 @@ import CReactiveState
 final class AccessList: TrackingScope {
   /// The reads. Between uses the thread's spare list keeps its property slots retained, so
   /// re-tracking the same properties (re-arming in `onChange`) swaps no reference counts; a
-  /// slot kept this way outlives its registrar by at most one later use of the list (a
-  /// detached slot is a few words, and is never linked).
+  /// slot kept this way outlives its registrar until the thread's next use of the list,
+  /// which releases every entry it does not reuse (a detached slot is a few words, and is
+  /// never linked).
   @exclusivity(unchecked) private var reads = InputList()
 
   private override init() { super.init() }
@@ -20,6 +21,8 @@ final class AccessList: TrackingScope {
   /// Ends a use: entries are forgotten, but property slots stay retained for the next use
   /// (up to the first derived value, which must not be kept alive).
   private func finishUse() {
+    // Entries an earlier, longer use left behind go now (nothing to do for a same-sized one).
+    reads.trim()
     reads.restart()
     // Only a derived value needs releasing (the common list of property slots is kept as is).
     guard readDerivedValue else { return }

@@ -43,6 +43,7 @@ enum ChangePropagation {
     let wave = event == .didSet ? ObservationWave.mark() : 0
     walkPass &+= 1
     let pass = walkPass
+    walkRoot = .passUnretained(source)
     // Unmanaged references throughout: every node reached is kept alive by its links, which
     // only change under the lock we hold, so the walk needs no reference counting.
     var walking: Unmanaged<SourceNode>? = .passUnretained(source)
@@ -99,6 +100,11 @@ enum ChangePropagation {
   /// Propagation passes, so a derived value reached along several paths is walked once
   /// (graph lock).
   nonisolated(unsafe) private static var walkPass: UInt64 = 0
+
+  /// The property whose change the current walk announces (graph lock; meaningful only
+  /// while a subscriber's `receive` runs): what a subscriber reached through derived values
+  /// learns about the mutation itself.
+  nonisolated(unsafe) static private(set) var walkRoot: Unmanaged<SourceNode>?
 
   /// Detaches every slot of a deallocated registrar (the chain starting at `head`) from its
   /// subscribers, then delivers `.deinitialized` to those that asked for it.

@@ -282,8 +282,8 @@ import Testing
   /// Concurrent fuzzing (SE-0506 trackers of derived values; documented as a known limit in
   /// session 18): a registration on a derived value delivered thread B's `willSet`, another
   /// thread's change then made the value stale, and B's `didSet` walk stopped at the stale
-  /// value — the registration never got its `didSet` and stayed registered. A `didSet` walk
-  /// now goes on through a stale derived value that has `willSet` listeners below it.
+  /// value — the registration never got its `didSet` and stayed registered. It now listens
+  /// to the written property itself from the `willSet` on (see the next test).
   @Test func anEventRegistrationOnADerivedValueGetsItsDidSetAfterAnotherThreadsChange() {
     let model = HandModel()
     let total = Computed { model.a + model.b }
@@ -313,6 +313,42 @@ import Testing
     bDone.wait()
     #expect(events.value == ["willSet on B", "didSet on B"])
     #expect(total.value == 6)
+  }
+
+  /// The same, when the derived value stops depending on the property B writes in between
+  /// (a dynamic dependency switched by another thread's change, then a recomputation): B's
+  /// `didSet` had no path left to the registration. A registration that delivers a `willSet`
+  /// which came through a derived value now links itself to the written property until it
+  /// ends.
+  @Test func anEventRegistrationOnADerivedValueGetsItsDidSetAfterTheDependencySwitched() {
+    let model = HandModel()
+    let picked = Computed { model.c == 0 ? model.a : model.b }
+    let bThread = LockedBox<UInt>(0)
+    let bDeliveredWillSet = DispatchSemaphore(value: 0)
+    let bMayStore = DispatchSemaphore(value: 0)
+    let events = LockedBox<[String]>([])
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
+      _ = picked.value
+    } onChange: { event in
+      let onB = currentThreadID() == bThread.value
+      events.value.append("\(event.kind) on \(onB ? "B" : "another thread")")
+      if onB && event.kind == .willSet {
+        bDeliveredWillSet.signal()
+        bMayStore.wait()
+      }
+    }
+    let bDone = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      bThread.value = currentThreadID()
+      model.a = 1
+      bDone.signal()
+    }
+    bDeliveredWillSet.wait()
+    model.c = 1
+    #expect(picked.value == 0, "now reads b, and no longer a")
+    bMayStore.signal()
+    bDone.wait()
+    #expect(events.value == ["willSet on B", "didSet on B"])
   }
 }
 
