@@ -20,6 +20,7 @@ final class AccessList: TrackingScope {
 
   /// Ends a use: entries are forgotten, but property slots stay retained for the next use
   /// (up to the first derived value, which must not be kept alive).
+  @inline(__always)
   private func finishUse() {
     // Entries an earlier, longer use left behind go now (nothing to do for a same-sized one).
     reads.trim()

@@ -71,7 +71,10 @@ struct InputList {
   }
 
   /// Releases entries the last use did not reach.
-  mutating func trim() { release(from: count) }
+  @inline(__always)
+  mutating func trim() {
+    if retained > count { release(from: count) }
+  }
 
   /// Releases entries the last use did not reach, except a leading run of them that `keep`
   /// accepts (kept retained for the next use).
@@ -96,6 +99,7 @@ struct InputList {
     ownsBuffer = true
   }
 
+  @inline(never)
   private mutating func release(from index: Int) {
     while retained > index {
       retained -= 1
