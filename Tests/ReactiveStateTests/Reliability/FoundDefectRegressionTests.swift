@@ -265,12 +265,7 @@ import Testing
       let thread = currentThreadID() == bThread.value ? "B" : "other"
       events.value.append("\(event.kind) on \(thread), value \(model.value)")
     }
-    let bDone = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      bThread.value = currentThreadID()
-      model.value = 1
-      bDone.signal()
-    }
+    let bDone = Self.startThreadB(recordingItsIDIn: bThread) { model.value = 1 }
     bWaitsBeforeStore.wait()
     model.value = 2  // overlaps B's mutation, whose willSet the registration delivered
     bMayStore.signal()
@@ -287,31 +282,10 @@ import Testing
   @Test func anEventRegistrationOnADerivedValueGetsItsDidSetAfterAnotherThreadsChange() {
     let model = HandModel()
     let total = Computed { model.a + model.b }
-    let bThread = LockedBox<UInt>(0)
-    let bDeliveredWillSet = DispatchSemaphore(value: 0)
-    let bMayStore = DispatchSemaphore(value: 0)
-    let events = LockedBox<[String]>([])
-    ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
-      _ = total.value
-    } onChange: { event in
-      let onB = currentThreadID() == bThread.value
-      events.value.append("\(event.kind) on \(onB ? "B" : "another thread")")
-      if onB && event.kind == .willSet {
-        bDeliveredWillSet.signal()
-        bMayStore.wait()
-      }
+    let events = Self.eventsOfThreadBWritingA(of: model, trackedThrough: total) {
+      model.b = 5  // this thread's whole change lands between B's willSet and its store
     }
-    let bDone = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      bThread.value = currentThreadID()
-      model.a = 1
-      bDone.signal()
-    }
-    bDeliveredWillSet.wait()
-    model.b = 5  // this thread's whole change lands between B's willSet and its store
-    bMayStore.signal()
-    bDone.wait()
-    #expect(events.value == ["willSet on B", "didSet on B"])
+    #expect(events == ["willSet on B", "didSet on B"])
     #expect(total.value == 6)
   }
 
@@ -323,12 +297,25 @@ import Testing
   @Test func anEventRegistrationOnADerivedValueGetsItsDidSetAfterTheDependencySwitched() {
     let model = HandModel()
     let picked = Computed { model.c == 0 ? model.a : model.b }
+    let events = Self.eventsOfThreadBWritingA(of: model, trackedThrough: picked) {
+      model.c = 1
+      #expect(picked.value == 0, "now reads b, and no longer a")
+    }
+    #expect(events == ["willSet on B", "didSet on B"])
+  }
+
+  /// Tracks `derived` with `[.willSet, .didSet]`, lets thread B write `model.a = 1`, runs
+  /// `meanwhile` on this thread while B's `willSet` callback holds B before its store, and
+  /// returns the events with the thread each came on.
+  private static func eventsOfThreadBWritingA(
+    of model: HandModel, trackedThrough derived: Computed<Int>, meanwhile: () -> Void
+  ) -> [String] {
     let bThread = LockedBox<UInt>(0)
     let bDeliveredWillSet = DispatchSemaphore(value: 0)
     let bMayStore = DispatchSemaphore(value: 0)
     let events = LockedBox<[String]>([])
     ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
-      _ = picked.value
+      _ = derived.value
     } onChange: { event in
       let onB = currentThreadID() == bThread.value
       events.value.append("\(event.kind) on \(onB ? "B" : "another thread")")
@@ -337,18 +324,26 @@ import Testing
         bMayStore.wait()
       }
     }
-    let bDone = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      bThread.value = currentThreadID()
-      model.a = 1
-      bDone.signal()
-    }
+    let bDone = startThreadB(recordingItsIDIn: bThread) { model.a = 1 }
     bDeliveredWillSet.wait()
-    model.c = 1
-    #expect(picked.value == 0, "now reads b, and no longer a")
+    meanwhile()
     bMayStore.signal()
     bDone.wait()
-    #expect(events.value == ["willSet on B", "didSet on B"])
+    return events.value
+  }
+
+  /// Starts thread B, which stores its ID in `id`, then runs `write`; the semaphore returned
+  /// is signalled when `write` has returned.
+  private static func startThreadB(
+    recordingItsIDIn id: LockedBox<UInt>, _ write: @escaping @Sendable () -> Void
+  ) -> DispatchSemaphore {
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      id.value = currentThreadID()
+      write()
+      done.signal()
+    }
+    return done
   }
 }
 
