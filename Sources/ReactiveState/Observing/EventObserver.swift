@@ -128,9 +128,10 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   }
 
   /// A `willSet` that came through a derived value (graph lock): its `didSet` may find no
-  /// path back here — another thread's change can switch the derived value's dependencies
-  /// away from the written property before the store — so the registration listens to that
-  /// property itself until it ends.
+  /// path back here — a `didSet` walk stops at a derived value that another thread's change
+  /// already made stale, and such a change can also switch the derived value's dependencies
+  /// away from the written property — so the registration listens to that property itself
+  /// (the walk's root) until it ends.
   private func waitForDidSetOfWrittenProperty() {
     guard let written = ChangePropagation.walkRoot else { return }
     mutatingSlot = written.toOpaque()
