@@ -90,15 +90,14 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       guard mutatingSlot == nil, mutationsAreEvents else {
         return false
       }
-      mutatingSlot = source
-      mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
       if !options.contains(.didSet) {
         finishForDelivery()
         return true
       }
-      if link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived }) {
-        waitForDidSetOfWrittenProperty()
-      }
+      mutatingSlot =
+        link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
+        ? listenToWrittenProperty() : source
+      mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
       // Its `didSet` must reach the registration: a walk that reached it earlier, while it
       // waited for nothing, may have marked the source as walked (see the `.didSet` case).
       ObservationWave.advance()
@@ -131,18 +130,18 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// path back here — a `didSet` walk stops at a derived value that another thread's change
   /// already made stale, and such a change can also switch the derived value's dependencies
   /// away from the written property — so the registration listens to that property itself
-  /// (the walk's root) until it ends.
-  private func waitForDidSetOfWrittenProperty() {
-    guard let written = ChangePropagation.walkRoot else { return }
-    mutatingSlot = written.toOpaque()
-    var link = firstDependency
-    while let edge = link {
-      if edge.pointee.sourceNode.toOpaque() == written.toOpaque() { return }
-      link = edge.pointee.nextDependency
+  /// (the walk's root) until it ends. Returns that property, the mutation to wait for.
+  private func listenToWrittenProperty() -> UnsafeMutableRawPointer {
+    let written = ChangePropagation.walkRoot.unsafelyUnwrapped
+    written._withUnsafeGuaranteedRef { property in
+      var link = firstDependency
+      while let edge = link {
+        if edge.refers(to: property) { return }
+        link = edge.pointee.nextDependency
+      }
+      ReactiveNode.link(property, to: self, version: property.version.load(ordering: .relaxed))
     }
-    written._withUnsafeGuaranteedRef {
-      ReactiveNode.link($0, to: self, version: $0.version.load(ordering: .relaxed))
-    }
+    return written.toOpaque()
   }
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
