@@ -53,8 +53,7 @@ import Testing
     first: CanaryWatch, last: LockedBox<Computed<Int>?>
   ) {
     let canary = Canary()
-    let first = CanaryWatch()
-    first.canary = canary
+    let first = CanaryWatch(watching: canary)
     var previous = Computed {
       withExtendedLifetime(canary) { model.a }
     }

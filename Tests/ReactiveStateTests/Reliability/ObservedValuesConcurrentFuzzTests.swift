@@ -42,9 +42,7 @@ import Testing
   /// A new canary, watched by an entry of `watches`.
   static func canary(watchedIn watches: LockedBox<[CanaryWatch]>) -> Canary {
     let canary = Canary()
-    let watch = CanaryWatch()
-    watch.canary = canary
-    watches.value.append(watch)
+    watches.value.append(CanaryWatch(watching: canary))
     return canary
   }
 

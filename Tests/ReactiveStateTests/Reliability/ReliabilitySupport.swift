@@ -58,6 +58,10 @@ func observeCapturingDiagnostics(_ body: @escaping @Sendable () -> Void) -> (
 /// Watches a ``Canary`` without keeping it alive.
 final class CanaryWatch: @unchecked Sendable {
   weak var canary: Canary?
+
+  /// A watch on `canary` (none yet when nil).
+  init(watching canary: Canary? = nil) { self.canary = canary }
+
   /// Whether something still holds the canary.
   var isAlive: Bool { canary != nil }
 }
@@ -68,9 +72,8 @@ final class CanaryWatch: @unchecked Sendable {
 func observeWithCanary(_ body: @escaping @Sendable () -> Void) -> (
   token: LockedBox<ObservationToken?>, canary: CanaryWatch
 ) {
-  let watch = CanaryWatch()
   let canary = Canary()
-  watch.canary = canary
+  let watch = CanaryWatch(watching: canary)
   let token = observe {
     _ = canary
     body()
