@@ -83,7 +83,7 @@ public struct Tracked<Value> {
     }
     @inline(__always) set {
       let rule = host[keyPath: storage].changeRule
-      guard rule.shouldNotify(host[keyPath: storage].storedValue, newValue) else {
+      guard _shouldNotify(by: rule, host[keyPath: storage].storedValue, newValue) else {
         host[keyPath: storage].storedValue = newValue
         return
       }

@@ -33,6 +33,8 @@ private final class TrackedModel: TrackedObservable, @unchecked Sendable {
   @Tracked var reference = TrackedReference()
   @Tracked var equatableReference = TrackedEquatableReference(id: 1)
   @Tracked var double = Double.nan
+  @Tracked var ratio = 0.5
+  @Tracked var flag = false
   @Tracked var observed = 0 {
     didSet { didSetCount += 1 }
   }
@@ -50,6 +52,8 @@ private final class TrackedOracleModel {
   var reference = TrackedReference()
   var equatableReference = TrackedEquatableReference(id: 1)
   var double = Double.nan
+  var ratio = 0.5
+  var flag = false
   var observed = 0 {
     didSet { didSetCount += 1 }
   }
@@ -127,6 +131,33 @@ struct TrackedTests {
     let changed = trackedAssignmentFires(\.string, \.string) { _ in "b" }
     #expect(changed.tracked == 1)
     #expect(changed.tracked == changed.oracle)
+  }
+
+  // Int, Double, Bool and String take the setter's direct comparison (see `_shouldNotify`).
+  @Test func equalBoolAndDoubleDoNotNotify() {
+    for (value, fires) in [(false, 0), (true, 1)] {
+      let result = trackedAssignmentFires(\.flag, \.flag) { _ in value }
+      #expect(result.tracked == fires)
+      #expect(result.tracked == result.oracle)
+    }
+    for (value, fires) in [(0.5, 0), (-0.5, 1)] {
+      let result = trackedAssignmentFires(\.ratio, \.ratio) { _ in value }
+      #expect(result.tracked == fires)
+      #expect(result.tracked == result.oracle)
+    }
+  }
+
+  @Test func canonicallyEqualStringDoesNotNotify() {
+    let tracked = TrackedModel()
+    let oracle = TrackedOracleModel()
+    tracked.string = "caf\u{E9}"
+    oracle.string = "caf\u{E9}"
+    // The same text with a combining accent: `==`, with different code units.
+    let result = trackedAssignmentFires(\.string, \.string, tracked: tracked, oracle: oracle) {
+      _ in "cafe\u{301}"
+    }
+    #expect(result.tracked == 0)
+    #expect(result.tracked == result.oracle)
   }
 
   @Test func nilToNilDoesNotNotify() {
