@@ -4,8 +4,12 @@
 /// parent with another initial value, the stored value is kept. A new identity (`.id` change,
 /// branch flip, `ForEach` element removed and re-added) starts from the initial value again.
 /// Writing an `Equatable` value equal to the current one does nothing. Before the view is
-/// mounted, reads return the initial value and writes are ignored; after its identity ends,
-/// writes are dropped silently. Writing during `body` is a runtime issue and the write is dropped.
+/// mounted, reads return the initial value and writes are ignored. After its identity ends,
+/// writes are dropped: silently from the identity's own clean-up (an `onDisappear` action, a
+/// cancelled task such as a `.task` of the view finishing), as a
+/// ``RuntimeIssue/Kind/writeToEndedIdentity`` from anywhere else (a captured binding or
+/// closure that outlived the view). Writing during `body` is a runtime issue and the write is
+/// dropped.
 @MainActor
 @propertyWrapper
 public struct State<Value>: DynamicProperty {

@@ -44,9 +44,12 @@ final class StateCell<Value>: Observable {
   }
 
   /// Writes `newValue` unless the identity ended, a view update is running (a runtime issue) or
-  /// the value is equal to the current one.
+  /// the value is equal to the current one. A write after the identity ended is a runtime
+  /// issue unless it is the identity's own clean-up: an `onDisappear` action, or a task that
+  /// was cancelled (as `.task` is when its view goes) finishing its work.
   func set(_ newValue: Value) {
     guard isLive, let host else {
+      if ViewGraphRuntime.isRunningEndOfLifeAction || Task.isCancelled { return }
       host?.recordIssue(
         .writeToEndedIdentity,
         "\(viewName).\(label) was written after its view's identity ended (a captured binding "

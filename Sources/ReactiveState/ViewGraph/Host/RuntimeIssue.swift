@@ -17,7 +17,8 @@ public struct RuntimeIssue: Sendable, Equatable, CustomStringConvertible {
     /// Updates kept scheduling further updates; the flush stopped after the pass limit.
     case updateLoop
     /// `@State` (or another identity-owned storage) was written after its identity ended; the
-    /// write was ignored.
+    /// write was ignored. Not recorded for the identity's own clean-up: writes from an
+    /// `onDisappear` action or from a cancelled task are dropped silently.
     case writeToEndedIdentity
     /// A legacy `ObservableObject` sent `objectWillChange` while a body was being evaluated;
     /// its observers update in a later pass.

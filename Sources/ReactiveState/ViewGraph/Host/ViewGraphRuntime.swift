@@ -8,6 +8,9 @@ enum ViewGraphRuntime {
   static var updatingNode: ViewNode?
   /// The cause attached to invalidations fired by the write in progress.
   static var currentCause: UpdateCause?
+  /// Whether an `onDisappear` action of an identity that ended is running: its writes to
+  /// state whose identity ended with it are expected clean-up, dropped without an issue.
+  static var isRunningEndOfLifeAction = false
   /// Marks the main queue, which runs the main actor's jobs. The main actor is not tied to
   /// one pthread (on Linux, after `dispatchMain()` or under a test runner, its jobs may run
   /// on a worker thread), so "am I on the main actor?" is asked of the queue, not the thread.

@@ -300,6 +300,7 @@ public final class ViewHost {
       }
     } else {
       node.childEnvironment = node.environment
+      if !node.environmentObjectCells.isEmpty { node.environmentObjectCells.removeAll() }
       let failures = DynamicPropertyInstaller.install(node.view, in: node)
       if failures.isEmpty {
         node.failure = nil
@@ -349,6 +350,7 @@ public final class ViewHost {
         cause = .modelProperty(ObservedKeyPath(keyPath))
       }
       noteBodyEvaluation(node, cause: cause)
+      for cell in node.environmentObjectCells { _ = cell.value }
       return [ChildSpec(component: .slot(0), view: evaluateBody(node.view))]
     }
   }

@@ -45,6 +45,10 @@ final class ViewNode {
   @exclusivity(unchecked) var childEnvironment: EnvironmentValues
   /// Cells this node provides to its subtree (`.environment` modifiers), by key.
   var ownedEnvironmentCells: [ObjectIdentifier: EnvironmentCell] = [:]
+  /// The cells its `@EnvironmentObject` properties found at their last installation: the body
+  /// run reads them, so providing another instance re-evaluates the view (and re-subscribes
+  /// it) even when its body never reads the object.
+  var environmentObjectCells: [EnvironmentCell] = []
   var isLive = true
   /// The host's pass stamp when this node was last evaluated (see `ViewHost.beginPass()`).
   @exclusivity(unchecked) var passStamp = 0

@@ -35,9 +35,11 @@ public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty {
 extension EnvironmentObject: InstallableProperty, NodeOwnedProperty {
   func install(in node: ViewNode, slot: Int, label: String) -> String? {
     handle.values = node.environment
-    // Untracked here: the body's own read of `wrappedValue` tracks the provided instance.
-    let object = withoutObservationTracking { node.environment.cells[Self.key]?.value }
-    guard let object = object as? ObjectType else { return Self.missingMessage }
+    guard let cell = node.environment.cells[Self.key],
+      let object = withoutObservationTracking({ cell.value }) as? ObjectType
+    else { return Self.missingMessage }
+    // The body run reads the cell (tracked), so another instance re-subscribes the view.
+    node.environmentObjectCells.append(cell)
     node.legacySubscription(slot: slot, typeName: "\(ObjectType.self)").subscribe(to: object)
     return nil
   }

@@ -26,7 +26,11 @@ extension ViewNode {
   func queueEndOfLifeEffects() {
     guard let lifecycle = slots[-2] as? NodeLifecycle else { return }
     if lifecycle.hasAppeared, let disappear = lifecycle.disappear {
-      host.enqueueEffect(.disappear, disappear)
+      host.enqueueEffect(.disappear) {
+        ViewGraphRuntime.isRunningEndOfLifeAction = true
+        defer { ViewGraphRuntime.isRunningEndOfLifeAction = false }
+        disappear()
+      }
     }
     if let serial = lifecycle.taskSerial {
       lifecycle.taskSerial = nil

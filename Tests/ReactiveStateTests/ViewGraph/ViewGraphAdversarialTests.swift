@@ -1,0 +1,704 @@
+import ReactiveStateMacrosFree
+import Testing
+
+// Adversarial checks of the headless view graph against SwiftUI's data-flow rules
+// (the view-runtime research note, §2), each checking what the other view-graph tests do not.
+
+// MARK: - Models
+
+/// An observable model written as the `@Observable` macro's expansion.
+private final class AdvModel: Observable {
+  private let registrar = ObservationRegistrar()
+  private var _a = 0
+  private var _name = "start"
+  private var _flag = true
+  private var _items: [AdvItem] = []
+
+  var a: Int {
+    get {
+      registrar.access(self, keyPath: \.a)
+      return _a
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.a, replacing: _a, with: newValue) {
+        _a = newValue
+      }
+    }
+  }
+
+  var name: String {
+    get {
+      registrar.access(self, keyPath: \.name)
+      return _name
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.name, replacing: _name, with: newValue) {
+        _name = newValue
+      }
+    }
+  }
+
+  var flag: Bool {
+    get {
+      registrar.access(self, keyPath: \.flag)
+      return _flag
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.flag, replacing: _flag, with: newValue) {
+        _flag = newValue
+      }
+    }
+  }
+
+  var items: [AdvItem] {
+    get {
+      registrar.access(self, keyPath: \.items)
+      return _items
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.items, replacing: _items, with: newValue) {
+        _items = newValue
+      }
+    }
+  }
+}
+
+private struct AdvItem: Identifiable, Equatable {
+  let id: Int
+  var name: String
+}
+
+/// A legacy model.
+private final class AdvLegacy: ObservableObject {
+  @Published var count = 0
+  @Published var note = ""
+}
+
+/// A legacy model that announces its changes by hand, from `willSet`.
+private final class AdvManualLegacy: ObservableObject {
+  let objectWillChange = ObservableObjectPublisher()
+  var value = 0 {
+    willSet { objectWillChange.send() }
+  }
+}
+
+@MainActor private final class AdvLog {
+  var entries: [String] = []
+}
+
+/// Tasks that wait until cancelled, recording each start and cancellation by id.
+@MainActor private final class AdvTaskProbe {
+  var started: [Int] = []
+  var cancelled: [Int] = []
+  var finished: [Int] = []
+
+  func run(_ id: Int) async {
+    started.append(id)
+    do {
+      // "Forever": only cancellation ends it.
+      try await Task.sleep(for: .seconds(86_400))
+      finished.append(id)
+    } catch {
+      cancelled.append(id)
+    }
+  }
+
+  func waitUntil(_ condition: () -> Bool) async {
+    for _ in 0..<10_000 where !condition() { await Task.yield() }
+  }
+}
+
+private struct AdvAccentKey: EnvironmentKey {
+  static let defaultValue = "default"
+}
+
+extension EnvironmentValues {
+  fileprivate var advAccent: String {
+    get { self[AdvAccentKey.self] }
+    set { self[AdvAccentKey.self] = newValue }
+  }
+}
+
+// MARK: - Views
+
+private struct AdvCounter: View {
+  let label: String
+  @State private var count = 0
+  var body: some View {
+    Button("\(label) \(count)") { count += 1 }
+  }
+}
+
+private struct AdvSiblingsOfDynamicContent: View {
+  let model: AdvModel
+  var body: some View {
+    VStack {
+      if model.flag { Text("banner") }
+      ForEach(0..<model.a) { index in Text("line \(index)") }
+      AdvCounter(label: "kept")
+    }
+  }
+}
+
+private struct AdvRow: View {
+  let item: AdvItem
+  @State private var taps = 0
+  var body: some View {
+    Button("\(item.name) \(taps)") { taps += 1 }
+  }
+}
+
+private struct AdvRows: View {
+  let model: AdvModel
+  var body: some View {
+    ForEach(model.items) { item in AdvRow(item: item) }
+  }
+}
+
+private struct AdvExplicitID: View {
+  let model: AdvModel
+  var body: some View {
+    AdvCounter(label: "doc").id(model.a)
+  }
+}
+
+private struct AdvAccentReader: View {
+  let tag: String
+  @Environment(\.advAccent) private var accent
+  var body: some View { Text("\(tag) \(accent)") }
+}
+
+private struct AdvNestedEnvironment: View {
+  let model: AdvModel
+  var body: some View {
+    VStack {
+      AdvAccentReader(tag: "outer")
+      VStack { AdvAccentReader(tag: "inner") }.environment(\.advAccent, "fixed")
+    }
+    .environment(\.advAccent, model.name)
+  }
+}
+
+private struct AdvConditionalAccentReader: View {
+  let model: AdvModel
+  @Environment(\.advAccent) private var accent
+  var body: some View {
+    if model.flag { Text("accent \(accent)") } else { Text("no accent") }
+  }
+}
+
+private struct AdvConditionalEnvironment: View {
+  let model: AdvModel
+  var body: some View {
+    AdvConditionalAccentReader(model: model).environment(\.advAccent, model.name)
+  }
+}
+
+/// Holds the environment object but reads it only in an action, never in `body`.
+private struct AdvEnvironmentObjectActionOnly: View {
+  @EnvironmentObject var model: AdvLegacy
+  var body: some View {
+    Button("bump") { model.count += 1 }
+  }
+}
+
+private struct AdvEnvironmentObjectSwapper: View {
+  let first: AdvLegacy
+  let second: AdvLegacy
+  @State private var usesSecond = false
+  var body: some View {
+    VStack {
+      Button("swap") { usesSecond = true }
+      AdvEnvironmentObjectActionOnly()
+    }
+    .environmentObject(usesSecond ? second : first)
+  }
+}
+
+/// Holds the object but reads none of its properties.
+private struct AdvLegacyHolder: View {
+  @ObservedObject var model: AdvLegacy
+  var body: some View { Text("holder") }
+}
+
+private struct AdvLegacyCountReader: View {
+  @ObservedObject var model: AdvLegacy
+  var body: some View { Text("count \(model.count)") }
+}
+
+/// Holds the object in a plain `let`: no subscription.
+private struct AdvLegacyPlain: View {
+  let model: AdvLegacy
+  var body: some View { Text("plain") }
+}
+
+private struct AdvLegacyScreen: View {
+  let model: AdvLegacy
+  var body: some View {
+    VStack {
+      AdvLegacyHolder(model: model)
+      AdvLegacyCountReader(model: model)
+      AdvLegacyPlain(model: model)
+    }
+  }
+}
+
+private struct AdvStateObjectOwner: View {
+  @StateObject private var model: AdvLegacy
+  init(model: AdvLegacy) { _model = StateObject(wrappedValue: model) }
+  var body: some View { Text("owner \(model.count)") }
+}
+
+/// Mounts a holder of each legacy kind while `model.flag` is true.
+private struct AdvLegacyHolders: View {
+  let model: AdvModel
+  let legacy: AdvLegacy
+  var body: some View {
+    VStack {
+      if model.flag {
+        AdvLegacyHolder(model: legacy)
+        AdvStateObjectOwner(model: legacy)
+        AdvEnvironmentObjectActionOnly()
+      }
+    }
+    .environmentObject(legacy)
+  }
+}
+
+private struct AdvManualReader: View {
+  @ObservedObject var model: AdvManualLegacy
+  var body: some View { Text("value \(model.value)") }
+}
+
+private struct AdvBindingWriter: View {
+  @Binding var value: Int
+  var body: some View {
+    value = 5
+    return Text("child \(value)")
+  }
+}
+
+private struct AdvBindingOwner: View {
+  @State private var value = 0
+  var body: some View {
+    VStack {
+      Text("owner \(value)")
+      AdvBindingWriter(value: $value)
+    }
+  }
+}
+
+/// `.task(id:)` restarted by the id, hidden by the flag.
+private struct AdvTaskScreen: View {
+  let model: AdvModel
+  let probe: AdvTaskProbe
+  var body: some View {
+    let id = model.a
+    let name = model.name
+    if model.flag {
+      Text("task \(name)").task(id: id) { await probe.run(id) }
+    }
+  }
+}
+
+/// Lifecycle modifiers on both sides of `.id`.
+private struct AdvIDLifecycle: View {
+  let model: AdvModel
+  let log: AdvLog
+  var body: some View {
+    let value = model.a
+    Text("v \(value)")
+      .onChange(of: value) { old, new in log.entries.append("inner change \(old)->\(new)") }
+      .onAppear { log.entries.append("inner appear \(value)") }
+      .onDisappear { log.entries.append("inner disappear \(value)") }
+      .id(value)
+      .onAppear { log.entries.append("outer appear") }
+      .onChange(of: value) { old, new in log.entries.append("outer change \(old)->\(new)") }
+  }
+}
+
+private struct AdvLifecycleRow: View {
+  let item: AdvItem
+  let log: AdvLog
+  let probe: AdvTaskProbe
+  var body: some View {
+    Text("row \(item.id)")
+      .onAppear { log.entries.append("appear \(item.id)") }
+      .onDisappear { log.entries.append("disappear \(item.id)") }
+      .task { await probe.run(item.id) }
+  }
+}
+
+private struct AdvLifecycleRows: View {
+  let model: AdvModel
+  let log: AdvLog
+  let probe: AdvTaskProbe
+  var body: some View {
+    ForEach(model.items) { item in AdvLifecycleRow(item: item, log: log, probe: probe) }
+  }
+}
+
+private struct AdvLateChild: View {
+  let value: Int
+  let log: AdvLog
+  var body: some View {
+    Text("late \(value)")
+      .onAppear { log.entries.append("child appear") }
+      .onChange(of: value, initial: true) { old, new in
+        log.entries.append("child initial \(old)->\(new)")
+      }
+      .onChange(of: value) { old, new in log.entries.append("child change \(old)->\(new)") }
+  }
+}
+
+private struct AdvOnChangeOrder: View {
+  let model: AdvModel
+  let log: AdvLog
+  var body: some View {
+    let value = model.a
+    VStack {
+      if value > 0 { AdvLateChild(value: value, log: log) }
+    }
+    .onChange(of: value) { old, new in log.entries.append("parent \(old)->\(new)") }
+  }
+}
+
+private struct AdvSelfResetting: View {
+  @State private var isEditing = true
+  var body: some View {
+    Text("editing \(isEditing)").onDisappear { isEditing = false }
+  }
+}
+
+private struct AdvCleaningLoader: View {
+  @State private var isLoading = false
+  var body: some View {
+    Text("loading \(isLoading)")
+      .task {
+        isLoading = true
+        defer { isLoading = false }
+        try? await Task.sleep(for: .seconds(86_400))
+      }
+  }
+}
+
+private struct AdvCleanupScreen: View {
+  let model: AdvModel
+  var body: some View {
+    VStack {
+      if model.flag {
+        AdvSelfResetting()
+        AdvCleaningLoader()
+      }
+    }
+  }
+}
+
+private struct AdvRemovedReader: View {
+  @Environment(\.advAccent) private var accent
+  var body: some View { Text("reader \(accent)") }
+}
+
+private struct AdvRemovesItsReader: View {
+  let model: AdvModel
+  var body: some View {
+    VStack {
+      if model.flag { AdvRemovedReader() }
+      Text("after")
+    }
+    .environment(\.advAccent, model.name)
+  }
+}
+
+private struct AdvOtherKey: EnvironmentKey {
+  static let defaultValue = "other default"
+}
+
+extension EnvironmentValues {
+  fileprivate var advOther: String {
+    get { self[AdvOtherKey.self] }
+    set { self[AdvOtherKey.self] = newValue }
+  }
+}
+
+/// Sets one key or the other, chosen by `model.flag`, with the same modifier.
+private struct AdvSwitchesKey: View {
+  let model: AdvModel
+  var body: some View {
+    let keyPath: WritableKeyPath<EnvironmentValues, String> =
+      model.flag ? \.advAccent : \.advOther
+    AdvAccentReader(tag: "accent").environment(keyPath, "set")
+  }
+}
+
+// MARK: - Tests
+
+@MainActor
+@Suite struct ViewGraphAdversarialTests {
+  // MARK: Identity
+
+  @Test func aSiblingKeepsItsStateWhileAnIfAndAForEachBeforeItChangeShape() throws {
+    let model = AdvModel()
+    model.a = 1
+    let host = ViewHost(AdvSiblingsOfDynamicContent(model: model))
+    try host.tap("kept 0")
+    try host.tap("kept 1")
+    host.perform {
+      model.flag = false
+      model.a = 3
+    }
+    #expect(host.texts == ["line 0", "line 1", "line 2", "kept 2"])
+    host.perform {
+      model.flag = true
+      model.a = 0
+    }
+    #expect(host.texts == ["banner", "kept 2"], "the sibling's slot does not shift")
+  }
+
+  @Test func aRowKeepsItsStateWhenItsElementChangesAndANewIDAtThatPlaceStartsFresh() throws {
+    let model = AdvModel()
+    model.items = [AdvItem(id: 1, name: "one"), AdvItem(id: 2, name: "two")]
+    let host = ViewHost(AdvRows(model: model))
+    try host.tap("two 0")
+    host.resetCounts()
+    host.perform { model.items[1].name = "deux" }
+    #expect(host.texts == ["one 0", "deux 1"], "same id: the row re-evaluates with its state")
+    #expect(host.bodyCount(AdvRow.self) == 1, "only the row whose element changed")
+    host.perform { model.items[1] = AdvItem(id: 3, name: "deux") }
+    #expect(host.texts == ["one 0", "deux 0"], "another id at the same place is a new identity")
+  }
+
+  @Test func anExplicitIDThatReturnsGetsFreshStateNotTheOldOne() throws {
+    let model = AdvModel()
+    model.a = 1
+    let host = ViewHost(AdvExplicitID(model: model))
+    try host.tap("doc 0")
+    host.perform { model.a = 2 }
+    #expect(host.texts == ["doc 0"])
+    try host.tap("doc 0")
+    host.perform { model.a = 1 }
+    #expect(host.texts == ["doc 0"], "id 1 is never resurrected")
+  }
+
+  // MARK: Environment
+
+  @Test func anInnerOverrideShieldsItsReadersFromOuterChanges() {
+    let model = AdvModel()
+    let host = ViewHost(AdvNestedEnvironment(model: model))
+    #expect(host.texts == ["outer start", "inner fixed"])
+    host.resetCounts()
+    host.perform { model.name = "blue" }
+    #expect(host.texts == ["outer blue", "inner fixed"])
+    #expect(host.bodyCounts(of: AdvAccentReader.self) == [1, 0])
+  }
+
+  @Test func anEnvironmentKeyNoLongerReadIsNoLongerADependency() {
+    let model = AdvModel()
+    let host = ViewHost(AdvConditionalEnvironment(model: model))
+    #expect(host.texts == ["accent start"])
+    host.perform { model.flag = false }
+    #expect(host.texts == ["no accent"])
+    host.resetCounts()
+    host.perform { model.name = "blue" }
+    #expect(host.bodyCount(AdvConditionalEnvironment.self) == 1)
+    #expect(
+      host.bodyCount(AdvConditionalAccentReader.self) == 0,
+      "the branch that read the key was not taken")
+    host.perform { model.flag = true }
+    #expect(host.texts == ["accent blue"])
+  }
+
+  @Test func aReaderRemovedInThePassItsKeyChangesIsNotEvaluated() {
+    let model = AdvModel()
+    let host = ViewHost(AdvRemovesItsReader(model: model))
+    host.resetCounts()
+    host.perform {
+      model.flag = false
+      model.name = "blue"
+    }
+    #expect(host.texts == ["after"])
+    #expect(host.bodyCount(AdvRemovedReader.self) == 0)
+    #expect(host.issues.isEmpty)
+  }
+
+  // Defect: EnvironmentWriterView keeps the cell of a key it no longer sets; readers of that
+  // key are not invalidated and keep the old value instead of the default.
+  @Test(.disabled("defect: a key a modifier stops setting keeps its stale value"))
+  func aModifierThatStopsSettingAKeyRevealsTheDefault() {
+    let model = AdvModel()
+    let host = ViewHost(AdvSwitchesKey(model: model))
+    #expect(host.texts == ["accent set"])
+    host.perform { model.flag = false }
+    #expect(host.texts == ["accent default"], "the key is no longer set above the reader")
+  }
+
+  // MARK: Bindings and writes during body
+
+  @Test func aBindingWriteDuringAChildsBodyIsRecordedAndDropped() {
+    let host = ViewHost(AdvBindingOwner())
+    #expect(host.texts == ["owner 0", "child 0"], "the owner's state is unchanged")
+    #expect(host.issues.map(\.kind) == [.stateWriteDuringUpdate])
+    #expect(host.issues.first?.message.contains("AdvBindingOwner.value") == true)
+    #expect(!host.hasPendingUpdates)
+  }
+
+  // MARK: onChange
+
+  @Test func onChangeInsideAnIDResetDoesNotFireAndInnerLifecycleRestarts() {
+    let model = AdvModel()
+    let log = AdvLog()
+    let host = ViewHost(AdvIDLifecycle(model: model, log: log))
+    #expect(log.entries == ["outer appear", "inner appear 0"])
+    log.entries = []
+    host.perform { model.a = 1 }
+    #expect(
+      log.entries == ["inner disappear 0", "inner appear 1", "outer change 0->1"],
+      "the new identity has no previous value; modifiers outside .id keep theirs")
+  }
+
+  @Test func onChangeRunsAfterAppearInTreeOrderAndInitialFiresForALateMount() {
+    let model = AdvModel()
+    let log = AdvLog()
+    let host = ViewHost(AdvOnChangeOrder(model: model, log: log))
+    #expect(log.entries.isEmpty)
+    host.perform { model.a = 1 }
+    #expect(log.entries == ["child appear", "parent 0->1", "child initial 1->1"])
+    log.entries = []
+    host.perform { model.a = 3 }
+    #expect(
+      log.entries == ["parent 1->3", "child change 1->3", "child initial 1->3"],
+      "initial: true also fires on later changes; outer modifiers first")
+  }
+
+  // MARK: Tasks
+
+  @Test func taskIDRestartsOnlyOnIDChangeAndRemovalCancelsWithoutRestart() async {
+    let model = AdvModel()
+    let probe = AdvTaskProbe()
+    let host = ViewHost(AdvTaskScreen(model: model, probe: probe))
+    await probe.waitUntil { probe.started == [0] }
+    host.perform { model.name = "renamed" }
+    #expect(host.texts == ["task renamed"])
+    await probe.waitUntil { false }
+    #expect(probe.started == [0], "an equal id does not restart the task")
+    host.perform { model.a = 1 }
+    await probe.waitUntil { probe.started == [0, 1] && probe.cancelled == [0] }
+    #expect(probe.started == [0, 1])
+    #expect(probe.cancelled == [0], "the old task is cancelled, not left running")
+    #expect(host.runningTaskCount == 1)
+    host.perform {
+      model.a = 2
+      model.flag = false
+    }
+    await host.settle()
+    #expect(probe.started == [0, 1], "a removed identity does not restart")
+    #expect(probe.cancelled == [0, 1])
+    #expect(probe.finished.isEmpty)
+  }
+
+  @Test func reorderingRowsNeitherReAppearsNorRestartsTasksAndRemovalEndsOnlyThatRow() async {
+    let model = AdvModel()
+    model.items = [1, 2, 3].map { AdvItem(id: $0, name: "\($0)") }
+    let log = AdvLog()
+    let probe = AdvTaskProbe()
+    let host = ViewHost(AdvLifecycleRows(model: model, log: log, probe: probe))
+    await probe.waitUntil { probe.started.count == 3 }
+    #expect(log.entries == ["appear 1", "appear 2", "appear 3"])
+    log.entries = []
+    host.perform { model.items.reverse() }
+    #expect(host.texts == ["row 3", "row 2", "row 1"])
+    await probe.waitUntil { false }
+    #expect(log.entries.isEmpty)
+    #expect(probe.started.count == 3)
+    host.perform { model.items.removeAll { $0.id == 2 } }
+    await probe.waitUntil { !probe.cancelled.isEmpty }
+    #expect(log.entries == ["disappear 2"])
+    #expect(probe.cancelled == [2])
+    #expect(host.runningTaskCount == 2)
+    host.close()
+    await host.settle()
+  }
+
+  // A view's own onDisappear write and a cancelled .task's clean-up write land after the
+  // identity ended: dropped without an issue (a stray captured binding still records one, see
+  // `writesToADeadIdentityAreDropped`).
+  @Test func cleanUpWritesAsTheIdentityEndsAreNotReported() async {
+    let model = AdvModel()
+    let host = ViewHost(AdvCleanupScreen(model: model))
+    for _ in 0..<10_000 where !host.texts.contains("loading true") {
+      await Task.yield()
+      host.flush()
+    }
+    #expect(host.texts == ["editing true", "loading true"])
+    host.perform { model.flag = false }
+    await host.settle()
+    #expect(host.runningTaskCount == 0)
+    #expect(host.issues.isEmpty, "the identity's own clean-up is not an issue")
+  }
+
+  // MARK: Legacy ObservableObject
+
+  @Test func anyPublishedAssignmentEvenAnEqualOneReEvaluatesEveryHolder() {
+    let model = AdvLegacy()
+    let host = ViewHost(AdvLegacyScreen(model: model))
+    host.resetCounts()
+    host.perform { model.count = model.count }
+    #expect(host.bodyCount(AdvLegacyHolder.self) == 1, "no equality check (Combine's rule)")
+    #expect(host.bodyCount(AdvLegacyCountReader.self) == 1)
+    #expect(host.bodyCount(AdvLegacyPlain.self) == 0, "a plain let does not subscribe")
+    #expect(host.bodyCount(AdvLegacyScreen.self) == 0)
+    host.perform { model.note = "n" }
+    #expect(host.bodyCount(AdvLegacyHolder.self) == 2, "it read nothing, yet updates")
+    #expect(host.bodyCount(AdvLegacyCountReader.self) == 2)
+  }
+
+  @Test func aHandWrittenWillSetPublisherIsEvaluatedAfterTheChange() {
+    let model = AdvManualLegacy()
+    let host = ViewHost(AdvManualReader(model: model), mode: .manual)
+    var seenAtWillChange: [Int] = []
+    let token = model.objectWillChange.sink { seenAtWillChange.append(model.value) }
+    model.value = 5
+    #expect(seenAtWillChange == [0], "objectWillChange fires before the value changes")
+    host.flush()
+    #expect(host.texts == ["value 5"], "the body runs after the change")
+    model.objectWillChange.send()
+    host.flush()
+    #expect(host.bodyCount(AdvManualReader.self) == 3, "a bare send() invalidates too")
+    token.cancel()
+  }
+
+  @Test func legacyHoldersUnsubscribeWhenTheirIdentityEnds() {
+    let model = AdvModel()
+    let legacy = AdvLegacy()
+    let host = ViewHost(AdvLegacyHolders(model: model, legacy: legacy))
+    #expect(legacy.objectWillChange.subscriberCount == 3)
+    host.perform { model.flag = false }
+    #expect(legacy.objectWillChange.subscriberCount == 0)
+    host.resetCounts()
+    host.perform { legacy.count = 1 }
+    #expect(host.totalBodyEvaluations == 0)
+    host.perform { model.flag = true }
+    #expect(host.texts == ["holder", "owner 1", "bump"])
+    #expect(legacy.objectWillChange.subscriberCount == 3)
+  }
+
+  // A view whose body never reads its @EnvironmentObject (it only uses it in an action) still
+  // follows a replacement: re-subscribed to the new object, no longer to the old one.
+  @Test func aSwappedEnvironmentObjectIsObservedEvenWhenBodyDoesNotReadIt() throws {
+    let first = AdvLegacy()
+    let second = AdvLegacy()
+    let host = ViewHost(AdvEnvironmentObjectSwapper(first: first, second: second))
+    try host.tap("swap")
+    host.resetCounts()
+    host.perform { first.count = 1 }
+    #expect(
+      host.bodyCount(AdvEnvironmentObjectActionOnly.self) == 0,
+      "the replaced object is no longer held")
+    host.perform { second.count = 1 }
+    #expect(
+      host.bodyCount(AdvEnvironmentObjectActionOnly.self) == 1,
+      "the view holds the provided object, so its changes invalidate it")
+    try host.tap("bump")
+    #expect(second.count == 2 && first.count == 1, "actions use the provided object")
+  }
+}
