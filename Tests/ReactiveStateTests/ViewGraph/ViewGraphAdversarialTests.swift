@@ -521,15 +521,16 @@ private struct AdvSwitchesKey: View {
     #expect(host.issues.isEmpty)
   }
 
-  // Defect: EnvironmentWriterView keeps the cell of a key it no longer sets; readers of that
-  // key are not invalidated and keep the old value instead of the default.
-  @Test(.disabled("defect: a key a modifier stops setting keeps its stale value"))
-  func aModifierThatStopsSettingAKeyRevealsTheDefault() {
+  // A modifier whose key changes (`flag ? \.advAccent : \.advOther`): the reader of the key
+  // no longer set sees its default, and sees the value again when the key is set again.
+  @Test func aModifierThatStopsSettingAKeyRevealsTheDefault() {
     let model = AdvModel()
     let host = ViewHost(AdvSwitchesKey(model: model))
     #expect(host.texts == ["accent set"])
     host.perform { model.flag = false }
     #expect(host.texts == ["accent default"], "the key is no longer set above the reader")
+    host.perform { model.flag = true }
+    #expect(host.texts == ["accent set"], "a reader of a default tracked nothing: still updated")
   }
 
   // MARK: Bindings and writes during body

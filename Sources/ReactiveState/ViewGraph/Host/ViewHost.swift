@@ -442,6 +442,33 @@ public final class ViewHost {
     }
   }
 
+  /// Gives `writer`'s descendants the environment `childEnvironment` derives (their parents'
+  /// child environments, rebuilt top-down) and re-evaluates their bodies: the keys `writer`
+  /// sets changed, which no cell change can tell a reader (see `EnvironmentWriterView`).
+  func reshapeEnvironment(
+    under writer: ViewNode, to childEnvironment: EnvironmentValues, cause: UpdateCause
+  ) {
+    for child in writer.children {
+      reshapeEnvironment(of: child, inheriting: childEnvironment, cause: cause)
+    }
+  }
+
+  private func reshapeEnvironment(
+    of node: ViewNode, inheriting environment: EnvironmentValues, cause: UpdateCause
+  ) {
+    node.environment = environment
+    if let primitiveType = node.info.primitive {
+      node.childEnvironment = primitiveType.unbox(node.view).childEnvironment(
+        node, inherited: environment)
+    } else {
+      node.childEnvironment = environment
+      markDirty(node, cause: cause)
+    }
+    for child in node.children {
+      reshapeEnvironment(of: child, inheriting: node.childEnvironment, cause: cause)
+    }
+  }
+
   func remove(_ node: ViewNode) {
     node.teardown()
     forEachNode(under: node) { dirty.remove($0) }

@@ -15,6 +15,8 @@ public struct EnvironmentWriterView<Content: View>: View, PrimitiveView {
     var scratch = EnvironmentValues()
     write(&scratch)
     var result = inherited
+    let hadCells = !node.ownedEnvironmentCells.isEmpty
+    var changedKeys: [String] = []
     for (id, entry) in scratch.writes {
       if let cell = node.ownedEnvironmentCells[id] {
         cell.update(entry.value)
@@ -23,7 +25,21 @@ public struct EnvironmentWriterView<Content: View>: View, PrimitiveView {
         let cell = EnvironmentCell(entry.value, name: entry.name)
         node.ownedEnvironmentCells[id] = cell
         result.cells[id] = cell
+        changedKeys.append(entry.name)
       }
+    }
+    if node.ownedEnvironmentCells.count != scratch.writes.count {
+      for (id, cell) in node.ownedEnvironmentCells where scratch.writes[id] == nil {
+        node.ownedEnvironmentCells[id] = nil
+        changedKeys.append(cell.name)
+      }
+    }
+    // The modifier now sets other keys than before (`.environment(flag ? \.a : \.b, v)`):
+    // readers below tracked the cells they found, or read a default and tracked nothing, so
+    // the subtree takes the new environment and its bodies re-evaluate.
+    if hadCells && !changedKeys.isEmpty {
+      let keys = changedKeys.sorted().joined(separator: ", ")
+      node.host.reshapeEnvironment(under: node, to: result, cause: .environment(key: keys))
     }
     return result
   }
