@@ -132,6 +132,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// may be gone too, so the node never computes again. Its version moved when it was set, so
   /// a dependent still checking it sees a change.
   @exclusivity(unchecked) final var isAbandoned = false
+  /// ``isAbandoned``, readable by a propagation walk (which holds the graph lock, not the
+  /// compute lock). An abandoned node stays stale, so a walk would stop at it (a stale node's
+  /// subscribers heard of the change that made it stale); instead every change of its inputs
+  /// walks on through it, until its dependents, which see its moved version, stop reading it.
+  /// A derived value created inside a derivation and freed when it returns is such a node.
+  final let passesChangesOn = Atomic<Bool>(false)
 
   /// Called by the owner's deinitialiser: waits for a computation in progress, then makes the
   /// node inert (see `isAbandoned`).
@@ -144,6 +150,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     computeLock.lock()
     isAbandoned = true
     freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+    passesChangesOn.store(true, ordering: .sequentiallyConsistent)
     moveVersion()
     var abandonedInputs = inputs
     inputs = InputList()
@@ -177,12 +184,16 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     case .willSet:
       // Only subscribers that react to `willSet` (one-shot and event observers) care: a
       // subgraph of continuous observers and derived values without them is not walked.
-      return freshness.load(ordering: .relaxed) & Self.stale == 0
+      return
+        (freshness.load(ordering: .relaxed) & Self.stale == 0
+        || passesChangesOn.load(ordering: .relaxed))
         && willSetListeners.load(ordering: .relaxed) != 0
     case .didSet:
       if isLingering { lingerThroughChange() }
       let now = freshness.load(ordering: .relaxed)
-      if now & Self.stale != 0 { return false }
+      if now & Self.stale != 0 {
+        return passesChangesOn.load(ordering: .relaxed) && firstSubscriber != nil
+      }
       if now & Self.refreshing != 0 {
         // The refresh's publishing compare-exchange must fail: a read-modify-write.
         if freshness.exchange(Self.stale, ordering: .sequentiallyConsistent) & Self.stale != 0 {
@@ -233,7 +244,14 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) private var nextInterestUpdate: Unmanaged<DerivedNode>?
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
-    freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+    // A source that goes away during this thread's own refresh of the node — an input the
+    // computation replaced and released (an abandoned derived value), an object the
+    // derivation created and dropped — leaves the value being computed valid. Marking it
+    // stale there would make the refresh end stale, and a stale node stops every later walk
+    // before its subscribers: they would never hear of a change again.
+    if refreshingThread.load(ordering: .relaxed) != Self.currentThread {
+      freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+    }
     if computeLock.tryLock() {
       ReactiveNode.unlink(link)
       computeLock.unlock()
