@@ -401,7 +401,11 @@ import Testing
     #expect(seen.value == [0, 2, 4], "the observer sees the changes of the inner value's input")
     #expect(outer.value == 4, "an untracked read is current")
     let fired = Box(0)
-    ReactiveState.withObservationTracking { _ = outer.value } onChange: { fired.value += 1 }
+    ReactiveState.withObservationTracking {
+      _ = outer.value
+    } onChange: {
+      fired.value += 1
+    }
     model.a = 3
     #expect(fired.value == 1, "a one-shot hears the willSet through the freed value")
     #expect(seen.value.last == 6)
