@@ -32,6 +32,11 @@ import Synchronization
 ///   finds them in place) and drops them at the second, or at once when it is recomputed
 ///   without observers; an observer reading it again links them back (keeping a cached
 ///   value that is still valid).
+/// - A derived value freed while others still depend on it (one created inside a derivation
+///   and dropped when it returns, or one an observer holds weakly) can never recompute; every
+///   later change of its inputs still reaches its dependents, which then recompute and stop
+///   reading it. Unobserved, a value whose derivation reads such a temporary recomputes on
+///   every read: keep derived values outside the derivations that read them.
 /// - Thread-safe: computations of one value are serialised; reads from several threads see
 ///   a consistent value.
 /// - Bringing a value up to date, subscribing it and releasing it take constant stack space
