@@ -6,61 +6,13 @@ import Testing
 
 // MARK: - Models
 
-/// An observable model written as the `@Observable` macro's expansion.
-private final class AdvModel: Observable {
-  private let registrar = ObservationRegistrar()
-  private var _a = 0
-  private var _name = "start"
-  private var _flag = true
-  private var _items: [AdvItem] = []
-
-  var a: Int {
-    get {
-      registrar.access(self, keyPath: \.a)
-      return _a
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.a, replacing: _a, with: newValue) {
-        _a = newValue
-      }
-    }
-  }
-
-  var name: String {
-    get {
-      registrar.access(self, keyPath: \.name)
-      return _name
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.name, replacing: _name, with: newValue) {
-        _name = newValue
-      }
-    }
-  }
-
-  var flag: Bool {
-    get {
-      registrar.access(self, keyPath: \.flag)
-      return _flag
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.flag, replacing: _flag, with: newValue) {
-        _flag = newValue
-      }
-    }
-  }
-
-  var items: [AdvItem] {
-    get {
-      registrar.access(self, keyPath: \.items)
-      return _items
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.items, replacing: _items, with: newValue) {
-        _items = newValue
-      }
-    }
-  }
+/// An observable model (`@Tracked`: the macro's accessors without the boilerplate).
+private final class AdvModel: TrackedObservable {
+  let observationRegistrar = ObservationRegistrar()
+  @Tracked var a = 0
+  @Tracked var name = "start"
+  @Tracked var flag = true
+  @Tracked var items: [AdvItem] = []
 }
 
 private struct AdvItem: Identifiable, Equatable {
