@@ -64,10 +64,19 @@ private struct AdvAccentKey: EnvironmentKey {
   static let defaultValue = "default"
 }
 
+private struct AdvOtherKey: EnvironmentKey {
+  static let defaultValue = "other default"
+}
+
 extension EnvironmentValues {
   fileprivate var advAccent: String {
     get { self[AdvAccentKey.self] }
     set { self[AdvAccentKey.self] = newValue }
+  }
+
+  fileprivate var advOther: String {
+    get { self[AdvOtherKey.self] }
+    set { self[AdvOtherKey.self] = newValue }
   }
 }
 
@@ -359,17 +368,6 @@ private struct AdvRemovesItsReader: View {
       Text("after")
     }
     .environment(\.advAccent, model.name)
-  }
-}
-
-private struct AdvOtherKey: EnvironmentKey {
-  static let defaultValue = "other default"
-}
-
-extension EnvironmentValues {
-  fileprivate var advOther: String {
-    get { self[AdvOtherKey.self] }
-    set { self[AdvOtherKey.self] = newValue }
   }
 }
 
