@@ -143,8 +143,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// node inert (see `isAbandoned`).
   ///
   /// A dependent may keep the node itself a little longer (an observer holds its derived
-  /// inputs until its next run), so the node drops its inputs (the derivation and what it
-  /// captured live with the owner).
+  /// inputs until its next run), so the node drops its retained inputs (the derivation and
+  /// what it captured live with the owner) but keeps its upstream links, through which
+  /// changes reach that dependent (see `passesChangesOn`); they go when the node does.
   @usableFromInline
   final func abandon() {
     computeLock.lock()
