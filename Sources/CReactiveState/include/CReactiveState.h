@@ -148,6 +148,11 @@ int rs_process_barrier_available(void);
 /// ``rs_process_barrier_available`` returned nonzero.
 void rs_process_barrier(void);
 
+/// The Swift runtime's conditional retain (exported by every Swift runtime; weak references
+/// load through it): takes a strong reference to `object` and returns it, unless the object
+/// is already being deinitialised, in which case it changes nothing and returns NULL.
+extern void *_Nullable swift_tryRetain(void *_Nonnull object);
+
 static inline void rs_set_current_scope(void *_Nullable scope) { rs_thread.scope = scope; }
 
 #endif

@@ -49,15 +49,17 @@ enum ChangePropagation {
     var walking: Unmanaged<SourceNode>? = .passUnretained(source)
     var stack: Unmanaged<DerivedNode>?
     var reachedDerived = false
+    var pins = WalkPins()
     while let current = walking {
       var link = current._withUnsafeGuaranteedRef { $0.firstSubscriber }
       while let edge = link {
         // Read the successor first: `receive` may unlink `edge` (a one-shot cancels itself).
         link = edge.pointee.nextSubscriber
         let subscriberNode = edge.pointee.subscriberNode
-        // Only guaranteed references here, never an owned one (even in unoptimised builds): a
-        // subscriber whose last owner let go on another thread must not be released — and
-        // deinitialised — by this thread while it holds the lock its deinitialiser takes.
+        pins.pin(subscriberNode)
+        // Only guaranteed references here, never an owned one: a subscriber whose last owner
+        // let go on another thread must not be released — and deinitialised — by this thread
+        // while it holds the lock its deinitialiser takes (unoptimised builds: `WalkPins`).
         subscriberNode._withUnsafeGuaranteedRef { subscriber in
           if subscriber.isDerived {
             reachedDerived = true
@@ -89,6 +91,7 @@ enum ChangePropagation {
       }
     }
     GraphLock.unlock()
+    pins.release()
     if let parked { PropertySlot.runParked(parked, at: event) }
     queue.deliverAll(event, from: source)
   }
@@ -112,13 +115,15 @@ enum ChangePropagation {
     var queue = DeliveryQueue()
     GraphLock.lock()
     detachPass &+= 1
+    var pins = WalkPins()
     var slot: PropertySlot? = head
     while let current = slot {
-      detachLinks(of: current, into: &queue)
+      detachLinks(of: current, into: &queue, pinning: &pins)
       current.wideIndex = nil  // the head's index refers to the head itself
       slot = current.next
     }
     GraphLock.unlock()
+    pins.release()
     // Parked one-shots need no lock; releasing one may run user code (its closure's captures).
     slot = head
     while let current = slot {
@@ -133,21 +138,26 @@ enum ChangePropagation {
     var queue = DeliveryQueue()
     GraphLock.lock()
     detachPass &+= 1
-    detachLinks(of: node, into: &queue)
+    var pins = WalkPins()
+    detachLinks(of: node, into: &queue, pinning: &pins)
     node.unlinkAllDependencies()
     GraphLock.unlock()
+    pins.release()
     // The node itself is being deinitialised: events name a stand-in source.
     queue.deliverAll(.deinitialized, from: DependencyLink.departedSource)
   }
 
   /// Under the graph lock: removes every subscriber link of `source`, queueing subscribers
   /// that want a `.deinitialized` delivery.
-  private static func detachLinks(of source: SourceNode, into queue: inout DeliveryQueue) {
+  private static func detachLinks(
+    of source: SourceNode, into queue: inout DeliveryQueue, pinning pins: inout WalkPins
+  ) {
     source.isDetached = true
     while let link = source.firstSubscriber {
       // A guaranteed reference, as in `notify`: releasing an owned one here could deinitialise
       // a subscriber whose last owner let go on another thread, under the lock its
       // deinitialiser takes.
+      pins.pin(link.pointee.subscriberNode)
       link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
         if subscriber.sourceWillDeinitialize(link) { queue.append(subscriber) }
       }

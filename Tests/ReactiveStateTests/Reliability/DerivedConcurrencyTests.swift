@@ -173,4 +173,44 @@ import Testing
     }
     #expect(weakValue == nil, "nothing keeps the derived value alive")
   }
+
+  /// A derivation that creates a derived value, reads it and drops it (so every computation
+  /// leaves an abandoned node that passes changes on), computed and observed from two threads
+  /// while a third writes: whatever the interleaving, reads are of one write, and afterwards
+  /// the value and a new observer are current.
+  @Test func temporaryDerivedValuesUnderThreadsNeverLeaveTheReaderBehind() {
+    let rounds = Reliability.count("REACTIVESTATE_DERIVED_ROUNDS", default: 20_000) / 4
+    let model = LockedPair()
+    let outer = Computed { () -> Int in
+      let inner = Computed { model.both }
+      let (a, b) = inner.value
+      return a + b
+    }
+    let churners = (0..<2).map { _ in WorkerThread() }
+    let writer = WorkerThread()
+    let odd = AtomicCounter()
+    for churner in churners {
+      churner.run {
+        for _ in 0..<rounds {
+          let token = observe { if outer.value % 2 != 0 { odd.increment() } }
+          if outer.value % 2 != 0 { odd.increment() }
+          token.cancel()
+        }
+      }
+    }
+    writer.run {
+      for value in 1...rounds { model.set(value) }
+    }
+    for worker in churners + [writer] {
+      worker.wait()
+      worker.stop()
+    }
+    #expect(odd.value == 0, "a+b read as a mix of two writes")
+    #expect(outer.value == 2 * rounds)
+    let seen = AtomicCounter()
+    let token = observe { if outer.value == 2 * (rounds + 1) { seen.increment() } }
+    model.set(rounds + 1)
+    #expect(seen.value == 1, "an observer of the value sees the next write")
+    withExtendedLifetime(token) {}
+  }
 }
