@@ -45,6 +45,12 @@ typedef struct rs_thread_state {
   /// is run state, checked out for one run (see `ObserverScopeStack`).
   void *_Nullable observer_scopes[RS_OBSERVER_SCOPE_LIMIT];
   uint64_t observer_scope_depth;
+  /// Unoptimised builds only: the objects this thread pinned while holding the graph lock
+  /// (a malloc'd array of retained Swift objects), its size and its capacity (see
+  /// `GraphLockPins`).
+  void *_Nullable *_Nullable graph_lock_pins;
+  uint64_t graph_lock_pin_count;
+  uint64_t graph_lock_pin_capacity;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended

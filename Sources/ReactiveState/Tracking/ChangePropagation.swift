@@ -49,17 +49,16 @@ enum ChangePropagation {
     var walking: Unmanaged<SourceNode>? = .passUnretained(source)
     var stack: Unmanaged<DerivedNode>?
     var reachedDerived = false
-    var pins = WalkPins()
     while let current = walking {
       var link = current._withUnsafeGuaranteedRef { $0.firstSubscriber }
       while let edge = link {
         // Read the successor first: `receive` may unlink `edge` (a one-shot cancels itself).
         link = edge.pointee.nextSubscriber
         let subscriberNode = edge.pointee.subscriberNode
-        pins.pin(subscriberNode)
+        GraphLockPins.pin(subscriberNode)
         // Only guaranteed references here, never an owned one: a subscriber whose last owner
         // let go on another thread must not be released — and deinitialised — by this thread
-        // while it holds the lock its deinitialiser takes (unoptimised builds: `WalkPins`).
+        // while it holds the lock its deinitialiser takes (unoptimised builds: ``GraphLockPins``).
         subscriberNode._withUnsafeGuaranteedRef { subscriber in
           if subscriber.isDerived {
             reachedDerived = true
@@ -91,7 +90,6 @@ enum ChangePropagation {
       }
     }
     GraphLock.unlock()
-    pins.release()
     if let parked { PropertySlot.runParked(parked, at: event) }
     queue.deliverAll(event, from: source)
   }
@@ -115,15 +113,13 @@ enum ChangePropagation {
     var queue = DeliveryQueue()
     GraphLock.lock()
     detachPass &+= 1
-    var pins = WalkPins()
     var slot: PropertySlot? = head
     while let current = slot {
-      detachLinks(of: current, into: &queue, pinning: &pins)
+      detachLinks(of: current, into: &queue)
       current.wideIndex = nil  // the head's index refers to the head itself
       slot = current.next
     }
     GraphLock.unlock()
-    pins.release()
     // Parked one-shots need no lock; releasing one may run user code (its closure's captures).
     slot = head
     while let current = slot {
@@ -138,26 +134,22 @@ enum ChangePropagation {
     var queue = DeliveryQueue()
     GraphLock.lock()
     detachPass &+= 1
-    var pins = WalkPins()
-    detachLinks(of: node, into: &queue, pinning: &pins)
+    detachLinks(of: node, into: &queue)
     node.unlinkAllDependencies()
     GraphLock.unlock()
-    pins.release()
     // The node itself is being deinitialised: events name a stand-in source.
     queue.deliverAll(.deinitialized, from: DependencyLink.departedSource)
   }
 
   /// Under the graph lock: removes every subscriber link of `source`, queueing subscribers
   /// that want a `.deinitialized` delivery.
-  private static func detachLinks(
-    of source: SourceNode, into queue: inout DeliveryQueue, pinning pins: inout WalkPins
-  ) {
+  private static func detachLinks(of source: SourceNode, into queue: inout DeliveryQueue) {
     source.isDetached = true
     while let link = source.firstSubscriber {
       // A guaranteed reference, as in `notify`: releasing an owned one here could deinitialise
       // a subscriber whose last owner let go on another thread, under the lock its
       // deinitialiser takes.
-      pins.pin(link.pointee.subscriberNode)
+      GraphLockPins.pin(link.pointee.subscriberNode)
       link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
         if subscriber.sourceWillDeinitialize(link) { queue.append(subscriber) }
       }

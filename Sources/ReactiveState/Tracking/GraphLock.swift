@@ -60,7 +60,10 @@ final class WordLock: @unchecked Sendable {
 /// lazy-initialisation check.
 enum GraphLock {
   @inline(__always) static func lock() { rs_lock_acquire(rs_graph_lock_pointer()) }
-  @inline(__always) static func unlock() { rs_lock_release(rs_graph_lock_pointer()) }
+  @inline(__always) static func unlock() {
+    rs_lock_release(rs_graph_lock_pointer())
+    GraphLockPins.releaseAfterUnlock()
+  }
 
   @inline(__always) static func withLock<T>(_ body: () throws -> T) rethrows -> T {
     lock()

@@ -109,6 +109,8 @@ class ReactiveNode: @unchecked Sendable {
   /// Removes an edge from its source's subscriber list only, and marks it detached; the
   /// subscriber removes it from its dependency list later (used while it is running).
   static func detachFromSource(_ link: LinkPointer) {
+    GraphLockPins.pin(link.pointee.sourceNode)
+    GraphLockPins.pin(link.pointee.subscriberNode)
     let interest = link.pointee.subscriberNode._withUnsafeGuaranteedRef { $0.interest }
     let previousSubscriber = link.pointee.previousSubscriber
     let nextSubscriber = link.pointee.nextSubscriber
@@ -143,6 +145,7 @@ class ReactiveNode: @unchecked Sendable {
     if link.pointee.previousSubscriber != link { detachFromSource(link) }
     let previousDependency = link.pointee.previousDependency
     let nextDependency = link.pointee.nextDependency
+    GraphLockPins.pin(link.pointee.subscriberNode)
     link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
       if let previousDependency {
         previousDependency.pointee.nextDependency = nextDependency
