@@ -226,6 +226,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
         while let edge = link {
           link = edge.pointee.nextDependency
           guard edge.pointee.previousSubscriber != edge else { continue }
+          GraphLockPins.pin(edge.pointee.sourceNode)
           edge.pointee.sourceNode._withUnsafeGuaranteedRef { source in
             let count = source.willSetListeners.load(ordering: .relaxed)
             source.willSetListeners.store(gained ? count + 1 : count - 1, ordering: .relaxed)

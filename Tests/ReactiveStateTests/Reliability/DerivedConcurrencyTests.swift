@@ -175,11 +175,11 @@ import Testing
   }
 
   /// A derivation that creates a derived value, reads it and drops it (so every computation
-  /// leaves an abandoned node that passes changes on), computed and observed (continuous and
-  /// one-shot) from two threads while a third writes: whatever the interleaving, reads are of
-  /// one write, and afterwards the value and a new observer are current. In unoptimised
-  /// builds this deadlocked before `GraphLockPins`: a node's last release happened under the
-  /// graph lock, on the thread holding it.
+  /// leaves an abandoned node that passes changes on), computed and observed (continuous,
+  /// event and one-shot observers) from two threads while a third writes in transactions:
+  /// whatever the interleaving, reads are of one write, and afterwards the value and a new
+  /// observer are current. In unoptimised builds this deadlocked before `GraphLockPins`: a
+  /// node's last release happened under the graph lock, on the thread holding it.
   @Test func temporaryDerivedValuesUnderThreadsNeverLeaveTheReaderBehind() {
     let rounds = Reliability.count("REACTIVESTATE_DERIVED_ROUNDS", default: 20_000) / 4
     let model = LockedPair()
@@ -194,15 +194,23 @@ import Testing
     for churner in churners {
       churner.run {
         for _ in 0..<rounds {
-          let token = observe { if outer.value % 2 != 0 { odd.increment() } }
-          withObservationTracking({ if outer.value % 2 != 0 { odd.increment() } }, onChange: {})
-          if outer.value % 2 != 0 { odd.increment() }
-          token.cancel()
+          let isOdd: @Sendable () -> Bool = { outer.value % 2 != 0 }
+          let continuous = observe { if isOdd() { odd.increment() } }
+          let events = withContinuousObservation(options: [.willSet, .didSet]) { _ in
+            _ = outer.value
+          }
+          withObservationTracking({ if isOdd() { odd.increment() } }, onChange: {})
+          withObservationTracking(
+            options: [.willSet, .didSet, .deinit], { if isOdd() { odd.increment() } },
+            onChange: { $0.cancel() })
+          if isOdd() { odd.increment() }
+          continuous.cancel()
+          events.cancel()
         }
       }
     }
     writer.run {
-      for value in 1...rounds { model.set(value) }
+      for value in 1...rounds { withTransaction { model.set(value) } }
     }
     for worker in churners + [writer] {
       worker.wait()
