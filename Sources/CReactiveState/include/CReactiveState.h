@@ -48,7 +48,7 @@ typedef struct rs_thread_state {
   /// Unoptimised builds only: the objects this thread pinned while holding the graph lock
   /// (a malloc'd array of retained Swift objects), its size and its capacity (see
   /// `GraphLockPins`).
-  void *_Nullable *_Nullable graph_lock_pins;
+  void *_Nonnull *_Nullable graph_lock_pins;
   uint64_t graph_lock_pin_count;
   uint64_t graph_lock_pin_capacity;
 } rs_thread_state;

@@ -43,7 +43,7 @@ enum GraphLockPins {
       let capacity = max(16, count * 2)
       let grown = realloc(
         thread.pointee.graph_lock_pins, capacity * MemoryLayout<UnsafeMutableRawPointer>.stride)!
-      thread.pointee.graph_lock_pins = grown.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+      thread.pointee.graph_lock_pins = grown.assumingMemoryBound(to: UnsafeMutableRawPointer.self)
       thread.pointee.graph_lock_pin_capacity = UInt64(capacity)
     }
     thread.pointee.graph_lock_pins.unsafelyUnwrapped[count] = object
@@ -61,7 +61,7 @@ enum GraphLockPins {
     thread.pointee.graph_lock_pin_count = 0
     thread.pointee.graph_lock_pin_capacity = 0
     for index in 0..<count {
-      Unmanaged<AnyObject>.fromOpaque(pins[index].unsafelyUnwrapped).release()
+      Unmanaged<AnyObject>.fromOpaque(pins[index]).release()
     }
     free(pins)
   }

@@ -16,28 +16,21 @@ import Testing
       return a + b
     }
     let doubled = Computed { sum.value * 2 }
-    let churners = (0..<2).map { _ in WorkerThread() }
-    let writer = WorkerThread()
     let inconsistent = AtomicCounter()
-    for churner in churners {
-      churner.run {
-        for _ in 0..<rounds {
-          // Subscribe (links the chain), read, unsubscribe (may orphan it).
-          let token = observe {
-            if doubled.value % 4 != 0 { inconsistent.increment() }
-          }
-          token.cancel()
+    let churn: @Sendable () -> Void = {
+      for _ in 0..<rounds {
+        // Subscribe (links the chain), read, unsubscribe (may orphan it).
+        let token = observe {
           if doubled.value % 4 != 0 { inconsistent.increment() }
         }
+        token.cancel()
+        if doubled.value % 4 != 0 { inconsistent.increment() }
       }
     }
-    writer.run {
-      for value in 1...rounds { model.set(value) }
-    }
-    for worker in churners + [writer] {
-      worker.wait()
-      worker.stop()
-    }
+    runConcurrently([
+      churn, churn,
+      { for value in 1...rounds { model.set(value) } },
+    ])
     #expect(inconsistent.value == 0, "a+b read as a mix of two writes")
     #expect(doubled.value == 4 * rounds, "unobserved: validated by version")
 
@@ -101,18 +94,10 @@ import Testing
       _ = model.b
       lastSeen.value = current.value?.value ?? -1
     }
-    let writer = WorkerThread()
-    let dropper = WorkerThread()
-    writer.run {
-      for value in 1...rounds { model.setA(value) }
-    }
-    dropper.run {
-      for _ in 0..<rounds { current.value = Computed { model.a + 1 } }
-    }
-    for worker in [writer, dropper] {
-      worker.wait()
-      worker.stop()
-    }
+    runConcurrently([
+      { for value in 1...rounds { model.setA(value) } },
+      { for _ in 0..<rounds { current.value = Computed { model.a + 1 } } },
+    ])
     // The last replacement may not have been observed yet: one more write settles it.
     model.set(rounds + 1)
     #expect(lastSeen.value == rounds + 2)
@@ -188,34 +173,27 @@ import Testing
       let (a, b) = inner.value
       return a + b
     }
-    let churners = (0..<2).map { _ in WorkerThread() }
-    let writer = WorkerThread()
     let odd = AtomicCounter()
-    for churner in churners {
-      churner.run {
-        for _ in 0..<rounds {
-          let isOdd: @Sendable () -> Bool = { outer.value % 2 != 0 }
-          let continuous = observe { if isOdd() { odd.increment() } }
-          let events = withContinuousObservation(options: [.willSet, .didSet]) { _ in
-            _ = outer.value
-          }
-          withObservationTracking({ if isOdd() { odd.increment() } }, onChange: {})
-          withObservationTracking(
-            options: [.willSet, .didSet, .deinit], { if isOdd() { odd.increment() } },
-            onChange: { $0.cancel() })
-          if isOdd() { odd.increment() }
-          continuous.cancel()
-          events.cancel()
+    let isOdd: @Sendable () -> Bool = { outer.value % 2 != 0 }
+    let churn: @Sendable () -> Void = {
+      for _ in 0..<rounds {
+        let continuous = observe { if isOdd() { odd.increment() } }
+        let events = withContinuousObservation(options: [.willSet, .didSet]) { _ in
+          _ = outer.value
         }
+        withObservationTracking({ if isOdd() { odd.increment() } }, onChange: {})
+        withObservationTracking(
+          options: [.willSet, .didSet, .deinit], { if isOdd() { odd.increment() } },
+          onChange: { $0.cancel() })
+        if isOdd() { odd.increment() }
+        continuous.cancel()
+        events.cancel()
       }
     }
-    writer.run {
-      for value in 1...rounds { withTransaction { model.set(value) } }
-    }
-    for worker in churners + [writer] {
-      worker.wait()
-      worker.stop()
-    }
+    runConcurrently([
+      churn, churn,
+      { for value in 1...rounds { withTransaction { model.set(value) } } },
+    ])
     #expect(odd.value == 0, "a+b read as a mix of two writes")
     #expect(outer.value == 2 * rounds)
     let seen = AtomicCounter()

@@ -155,6 +155,17 @@ final class WorkerThread: @unchecked Sendable {
   }
 }
 
+/// Runs each job on a ``WorkerThread`` of its own, all started together, and returns when
+/// every one has finished (the threads end with it).
+func runConcurrently(_ jobs: [@Sendable () -> Void]) {
+  let workers = jobs.map { _ in WorkerThread() }
+  for (worker, job) in zip(workers, jobs) { worker.run(job) }
+  for worker in workers {
+    worker.wait()
+    worker.stop()
+  }
+}
+
 /// A model whose setters run `beforeStore` inside the mutation, before storing, so a test can
 /// hold a write between its `willSet` and its store.
 final class PausingModel: ReactiveState.Observable, @unchecked Sendable {
