@@ -219,6 +219,38 @@ import Testing
     #expect(host.bodyCount(EnvironmentReader.self) == 0)
   }
 
+  /// Provides the model, or (with the same modifier type, so the reader keeps its identity)
+  /// sets an unrelated key instead.
+  struct ProviderThatStopsProviding: View {
+    let model: LegacyCounterModel
+    @State private var provides = true
+    var body: some View {
+      VStack {
+        Button("Toggle") { provides.toggle() }
+        provides
+          ? EnvironmentReader().environmentObject(model)
+          : EnvironmentReader().environment(\.accent, "unrelated")
+      }
+    }
+  }
+
+  @Test("an object no longer provided is no longer observed, and is again once provided")
+  func environmentObjectWithdrawn() throws {
+    let model = LegacyCounterModel()
+    let host = ViewHost(ProviderThatStopsProviding(model: model))
+    try host.tap("Toggle")
+    #expect(host.issues.map(\.kind) == [.missingEnvironmentObject])
+    host.resetCounts()
+    host.perform { model.count = 1 }
+    #expect(host.issues.count == 1, "the withdrawn object's change re-recorded the issue")
+    #expect(host.totalBodyEvaluations == 0)
+    #expect(model.objectWillChange.subscriberCount == 0)
+    try host.tap("Toggle")
+    #expect(host.texts.contains("env 1"))
+    host.perform { model.count = 2 }
+    #expect(host.texts.contains("env 2"), "provided again: observed again")
+  }
+
   struct WritesDuringBody: View {
     @ObservedObject var model: LegacyCounterModel
     var body: some View {

@@ -37,7 +37,12 @@ extension EnvironmentObject: InstallableProperty, NodeOwnedProperty {
     handle.values = node.environment
     guard let cell = node.environment.cells[Self.key],
       let object = withoutObservationTracking({ cell.value }) as? ObjectType
-    else { return Self.missingMessage }
+    else {
+      // The object an earlier evaluation found is no longer provided: its changes must not
+      // re-evaluate the view (each would only record the missing object again).
+      (node.slots[slot] as? LegacySubscription)?.unsubscribe()
+      return Self.missingMessage
+    }
     // The body run reads the cell (tracked), so another instance re-subscribes the view.
     node.environmentObjectCells.append(cell)
     node.legacySubscription(slot: slot, typeName: "\(ObjectType.self)").subscribe(to: object)

@@ -35,6 +35,12 @@ final class LegacySubscription: KillableCell {
     }
   }
 
+  /// Stops delivering the subscribed object's changes; a later ``subscribe(to:)`` starts again.
+  func unsubscribe() {
+    kill()
+    object = nil
+  }
+
   func kill() {
     cancellable?.cancel()
     cancellable = nil
