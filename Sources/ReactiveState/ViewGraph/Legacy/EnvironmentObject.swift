@@ -1,7 +1,8 @@
 /// A legacy model read from the environment, as SwiftUI's `@EnvironmentObject`: provided by an
 /// ancestor's ``View/environmentObject(_:)``, observed object-level. When no ancestor provides
 /// one, the host records ``RuntimeIssue/Kind/missingEnvironmentObject`` naming the type and
-/// `.environmentObject(_:)` and does not evaluate the view (SwiftUI traps).
+/// `.environmentObject(_:)` and does not evaluate the view (SwiftUI traps); an object an
+/// earlier evaluation found is then no longer observed.
 @MainActor
 @propertyWrapper
 public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty {
