@@ -139,6 +139,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// re-run inline, and the rerun limit cannot stop them: past ``rerunLimit`` the change is
   /// dropped with a diagnostic instead (see ``dropSchedulingLoop()``).
   @exclusivity(unchecked) var pendingDepth: UInt64 = 0
+  /// The ``ChangePropagation/detachPass`` in which a `.deinit` event was last queued (graph
+  /// lock): one event per deallocated object, however many of its properties the run read.
+  @exclusivity(unchecked) private var deinitQueuedPass: UInt64 = 0
 
   init(
     triggers: ObservationTracking.Options, scheduler: consuming (any ObservationScheduler)?,
@@ -471,6 +474,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     // (phase `cancelled`, links present: a cancellation outside a run removed them already).
     if phase == .running || phase == .cancelled { ReactiveNode.detachFromSource(link) }
     guard triggers.contains(.deinit) else { return false }
+    if deinitQueuedPass == ChangePropagation.detachPass { return false }
+    deinitQueuedPass = ChangePropagation.detachPass
     return enqueue(kind: .deinit, link: nil)
   }
 

@@ -24,6 +24,10 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// from the same thread, and another thread's mutation of the same slot, overlapping this
   /// one, is not this mutation (its `didSet` must not end the registration in its place).
   @exclusivity(unchecked) private var mutatingThread: UnsafeMutableRawPointer?
+  /// Writes of the mutating property made on the mutating thread between its `willSet` and
+  /// `didSet` (from a callback of this mutation's `willSet`): as many `didSet`s to pass
+  /// over before the one this registration waits for.
+  @exclusivity(unchecked) private var nestedWrites = 0
   /// Set (under the lock, once) by the `receive` that finished the registration: a delivery
   /// drops the registration's +1 — whichever takes the flag first, as deliveries on several
   /// threads may be in flight at once (each holds the observer while it runs).
@@ -77,6 +81,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     isFinished = true
     mutatingSlot = nil
     mutatingThread = nil
+    nestedWrites = 0
     unlinkAllDependencies()
     return true
   }
@@ -88,6 +93,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .willSet:
       // With only `.deinit` requested, mutations are not events.
       guard mutatingSlot == nil, mutationsAreEvents else {
+        if writesMutatingSlot(source) { nestedWrites += 1 }
         return false
       }
       if !options.contains(.didSet) {
@@ -106,12 +112,13 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       // Also a derived value's `didSet` for a change whose `willSet` this registration missed
       // (it linked while the write was in flight, after the `willSet` walk): delivered late
       // rather than lost, as for one-shot registrations.
-      if let mutatingSlot {
-        guard mutatingSlot == source, mutatingThread == UnsafeMutableRawPointer(rs_current_thread())
-        else {
-          // Another mutation's `didSet`: this walk reached a registration still waiting for
-          // its own, so it must not mark its source as walked (which lets the `didSet` it
-          // waits for skip its walk).
+      if mutatingSlot != nil {
+        let isAwaitedMutation = writesMutatingSlot(source)
+        guard isAwaitedMutation, nestedWrites == 0 else {
+          if isAwaitedMutation { nestedWrites -= 1 }
+          // Another mutation's `didSet` (or a nested write's): this walk reached a
+          // registration still waiting for its own, so it must not mark its source as walked
+          // (which lets the `didSet` it waits for skip its walk).
           ObservationWave.advance()
           return false
         }
@@ -124,6 +131,12 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .deinitialized:
       return false
     }
+  }
+
+  /// Whether a write of `source` on this thread is the mutation being delivered or one
+  /// nested in it (graph lock).
+  private func writesMutatingSlot(_ source: UnsafeMutableRawPointer) -> Bool {
+    mutatingSlot == source && mutatingThread == UnsafeMutableRawPointer(rs_current_thread())
   }
 
   /// A `willSet` that came through a derived value (graph lock): its `didSet` may find no

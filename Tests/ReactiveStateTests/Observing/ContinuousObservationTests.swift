@@ -166,6 +166,22 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  @Test func deinitEventIsDeliveredOncePerObjectHoweverManyOfItsPropertiesWereRead() {
+    let events = Box<[String]>([])
+    var model: HandModel? = HandModel()
+    let weakModel = Box<HandModel?>(model)
+    let token = withContinuousObservation(options: [.deinit]) { event in
+      events.value.append("\(event.kind)")
+      _ = weakModel.value?.a
+      _ = weakModel.value?.b
+      _ = weakModel.value?.c
+    }
+    weakModel.value = nil
+    model = nil
+    #expect(events.value == ["initial", "deinit"])
+    withExtendedLifetime(token) {}
+  }
+
   @Test func manualSchedulerDefersAndCoalescesRuns() {
     let model = HandModel()
     let scheduler = ManualScheduler()

@@ -19,6 +19,22 @@ import Testing
     #expect(events.value == ["willSet a=0 matchesA=true", "didSet a=5 matchesA=true"])
   }
 
+  /// The `.didSet` delivered belongs to the mutation whose `.willSet` was delivered, not to
+  /// a write of the same property that the `.willSet` handler made.
+  @Test func didSetIsTheDeliveredMutationsWhenTheWillSetHandlerWritesTheProperty() {
+    let model = HandModel()
+    let events = Box<[String]>([])
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
+      _ = model.a
+    } onChange: { event in
+      events.value.append("\(event.kind) a=\(model.a)")
+      if event.kind == .willSet { model.a = 5 }
+    }
+    model.a = 1
+    #expect(events.value == ["willSet a=0", "didSet a=1"])
+    #expect(model.a == 1)
+  }
+
   @Test func didSetOnlySeesTheNewValue() {
     let model = HandModel()
     let seen = Box<[Int]>([])
