@@ -35,6 +35,34 @@ import Testing
     }
   }
 
+  struct ThemeReader: View {
+    @Environment(\.theme) private var theme
+    var body: some View { Text("\(theme.color) \(theme.size)") }
+  }
+
+  struct NestedThemeWriter: View {
+    let model: Triple
+    var body: some View {
+      VStack {
+        ThemeReader().environment(\.theme.size, 20)
+        ThemeReader()
+      }
+      .environment(\.theme, Theme(color: model.flag ? "red" : "blue", size: 12))
+    }
+  }
+
+  /// SwiftUI semantics: `.environment(\.theme.size, v)` modifies the inherited theme.
+  @Test func aWriteIntoAnInheritedValueKeepsTheRestOfItAndFollowsItsChanges() {
+    let model = Triple()
+    let host = ViewHost(NestedThemeWriter(model: model))
+    #expect(host.texts == ["red 20", "red 12"])
+    host.resetCounts()
+    model.flag = false
+    host.flush()
+    #expect(host.texts == ["blue 20", "blue 12"])
+    #expect(host.bodyCount(ThemeReader.self) == 2)
+  }
+
   @Test func lookupFindsNearestAncestorOrDefault() {
     let host = ViewHost(Root(model: Triple()))
     #expect(host.texts == ["accent red", "level 0", "accent none"])

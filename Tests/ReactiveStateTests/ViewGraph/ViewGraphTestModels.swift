@@ -63,7 +63,22 @@ struct LevelKey: EnvironmentKey {
   static let defaultValue = 0
 }
 
+/// A value with parts, for writes through a nested key path (`\.theme.size`).
+struct Theme: Equatable {
+  var color = "plain"
+  var size = 10
+}
+
+struct ThemeKey: EnvironmentKey {
+  static let defaultValue = Theme()
+}
+
 extension EnvironmentValues {
+  var theme: Theme {
+    get { self[ThemeKey.self] }
+    set { self[ThemeKey.self] = newValue }
+  }
+
   var accent: String {
     get { self[AccentKey.self] }
     set { self[AccentKey.self] = newValue }

@@ -46,8 +46,8 @@ protocol PrimitiveView {
   /// a type, like ``skipsWhenEqual``.
   var expandsWithoutReads: Bool { get }
 
-  /// The environment this node's children inherit; runs before ``makeChildren(_:)``, outside
-  /// any tracking scope.
+  /// The environment this node's children inherit; runs before ``makeChildren(_:)``, in the
+  /// same tracking scope (what it reads re-expands the node when it changes).
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues
 }
 

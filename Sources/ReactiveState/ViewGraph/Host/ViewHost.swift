@@ -286,7 +286,6 @@ public final class ViewHost {
     let force = newInput || cause == .mount || cause == .parentInput
     if let primitiveType = node.info.primitive {
       let primitive = primitiveType.unbox(node.view)
-      node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
       if cause != .mount, cause != .parentInput {
         // A built-in view's own reads invalidated it (a control's binding, a ForEach row
         // closure): log it, though it has no body to count.
@@ -294,6 +293,7 @@ public final class ViewHost {
           UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
       }
       if node.info.expandsWithoutReads {
+        node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
         specs = primitive.makeChildren(node)
       } else {
         specs = tracked(node, force: force, .expansion)
@@ -343,7 +343,11 @@ public final class ViewHost {
   {
     switch run {
     case .expansion:
-      return node.info.primitive?.unbox(node.view).makeChildren(node) ?? []
+      guard let primitive = node.info.primitive?.unbox(node.view) else { return [] }
+      // Inside the scope: a modifier that writes into an inherited value (`\.theme.size`)
+      // reads it, and must update its own value when the inherited one changes.
+      node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
+      return primitive.makeChildren(node)
     case .body(var cause):
       // A change made off the main actor arrives without a cause; the event names it.
       if cause == .unknownProperty, let keyPath = event.keyPath {
@@ -458,8 +462,11 @@ public final class ViewHost {
   ) {
     node.environment = environment
     if let primitiveType = node.info.primitive {
-      node.childEnvironment = primitiveType.unbox(node.view).childEnvironment(
-        node, inherited: environment)
+      // Untracked: this runs inside the tracking scope of the writer that reshaped, which
+      // must not depend on what its descendants read.
+      node.childEnvironment = withoutObservationTracking {
+        primitiveType.unbox(node.view).childEnvironment(node, inherited: environment)
+      }
     } else {
       node.childEnvironment = environment
       markDirty(node, cause: cause)

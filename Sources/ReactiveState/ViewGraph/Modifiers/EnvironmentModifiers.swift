@@ -12,7 +12,10 @@ public struct EnvironmentWriterView<Content: View>: View, PrimitiveView {
   }
 
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues {
+    // Seeded with the inherited values, so that a write into one (`\.theme.size`) keeps the
+    // rest of it; reading it makes this node depend on it.
     var scratch = EnvironmentValues()
+    scratch.cells = inherited.cells
     write(&scratch)
     var result = inherited
     let hadCells = !node.ownedEnvironmentCells.isEmpty
