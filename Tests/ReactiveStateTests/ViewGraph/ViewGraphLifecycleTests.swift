@@ -119,6 +119,14 @@ import Testing
     #expect(host.isClosed)
   }
 
+  @Test func closingBeforeTheFirstManualFlushRunsAppearBeforeDisappear() {
+    let log = Log()
+    let host = ViewHost(Detail(name: "D", log: log), mode: .manual)
+    #expect(log.entries.isEmpty, "manual mode: effects wait for a flush")
+    host.close()
+    #expect(log.entries == ["appear D", "disappear D"])
+  }
+
   @Test func taskWithoutIDIsNotRestartedByReEvaluation() async throws {
     let probe = Probe()
     struct Bumping: View {

@@ -22,9 +22,12 @@ extension ViewHost {
 
   /// Ends every identity (as closing a window does): the post-pass effects of the removal run
   /// now — `onDisappear` actions, then task cancellations — and the host stops updating.
-  /// Writes through captured bindings are ignored afterwards. Idempotent.
+  /// Effects still pending from an earlier pass (in `.manual` mode, before its `flush()`) run
+  /// first, so a view's `onAppear` always precedes its `onDisappear`. Changes not yet
+  /// flushed are dropped. Writes through captured bindings are ignored afterwards. Idempotent.
   public func close() {
     guard !isClosed else { return }
+    runEffects()
     remove(root)
     runEffects()
     isClosed = true
