@@ -34,6 +34,8 @@ final class AdvManualLegacy: ObservableObject {
 
 @MainActor final class AdvLog {
   var entries: [String] = []
+  /// Closures views handed out, to call later.
+  var actions: [@MainActor () -> Void] = []
 }
 
 /// Tasks that wait until cancelled, recording each start and cancellation by id.

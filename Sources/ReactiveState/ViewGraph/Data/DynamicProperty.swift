@@ -10,6 +10,13 @@ public protocol DynamicProperty {}
 /// A dynamic property the host links to storage owned by the node.
 @MainActor
 protocol InstallableProperty {
+  /// The link every copy of this value shares (so any copy of the view struct, such as the
+  /// one an action captured, reaches the node's storage), or nil when the property keeps
+  /// nothing per node.
+  var link: PropertyLink? { get }
+  /// This property with a new link that no node owns yet (same initial value, object
+  /// factory or key).
+  func withNewLink() -> Self
   /// Links this property to `node`'s storage for `slot`. Returns a failure message when the view
   /// cannot be evaluated (a missing environment object).
   func install(in node: ViewNode, slot: Int, label: String) -> String?
@@ -19,11 +26,41 @@ protocol InstallableProperty {
 }
 
 extension InstallableProperty {
+  /// Claims the link of the property stored at `address` for the node numbered `serial`;
+  /// false when another node owns it.
+  static func claim(at address: UnsafeRawPointer, for serial: Int) -> Bool {
+    guard let link = address.assumingMemoryBound(to: Self.self).pointee.link else { return true }
+    if link.ownerSerial == serial { return true }
+    guard link.ownerSerial == 0 else { return false }
+    link.ownerSerial = serial
+    return true
+  }
+
+  /// Replaces the property stored at `address` by one with a new link.
+  static func replaceLink(at address: UnsafeMutableRawPointer) {
+    let property = address.assumingMemoryBound(to: Self.self)
+    property.pointee = property.pointee.withNewLink()
+  }
+
   static func install(at address: UnsafeRawPointer, in node: ViewNode, slot: Int, label: String)
     -> String?
   {
     address.assumingMemoryBound(to: Self.self).pointee.install(in: node, slot: slot, label: label)
   }
+}
+
+/// What links a dynamic property's value to one node's storage, owned by the first node that
+/// installs it.
+///
+/// A view value stored and mounted at two places (`let row = Row()` used twice, or reused
+/// under a new `.id`) would otherwise have both identities re-point one link, each to its
+/// own storage: actions of one would write the other's `@State`, read the other's
+/// environment, and a closure of an ended identity would write into the new one. The
+/// installer gives every other node a copy of the view with new links instead.
+@MainActor
+class PropertyLink {
+  /// The ``ViewNode/serial`` of the node that owns this link; 0 before one installs it.
+  @exclusivity(unchecked) final var ownerSerial = 0
 }
 
 /// A view property the memberwise view comparison treats as equal across view values because its
@@ -34,8 +71,11 @@ protocol NodeOwnedProperty {}
 /// type's ``DynamicPropertyPlan`` found (no `Mirror`, no per-value casts).
 @MainActor
 enum DynamicPropertyInstaller {
-  /// Links every dynamic property of `view` to `node`. Returns failure messages (empty on success).
-  static func install(_ view: any View, in node: ViewNode) -> [String] {
+  /// Links every dynamic property of `node.view` to `node`, first replacing the view by a copy
+  /// with new links when another node owns them (see ``PropertyLink``). Returns failure
+  /// messages (empty on success).
+  static func install(in node: ViewNode) -> [String] {
+    let view = node.view
     let plan: DynamicPropertyPlan
     if let known = node.info.dynamicProperties {
       // Most view types have none: no copy of the plan, no opening of the view.
@@ -46,12 +86,64 @@ enum DynamicPropertyInstaller {
       node.info.dynamicProperties = plan
       if plan.isEmpty { return [] }
     }
+    var isOwnedElsewhere = false
+    // A class's instance cannot be copied: its links stay shared, as the instance is.
+    if !plan.isClass {
+      withStorage(of: view, plan) { base in
+        isOwnedElsewhere = !claim(plan, at: base, for: node.serial)
+      }
+    }
+    if isOwnedElsewhere { node.view = copyWithNewLinks(view, plan, for: node.serial) }
     var slot = 0
     var failures: [String] = []
-    withStorage(of: view, plan) { base in
+    withStorage(of: node.view, plan) { base in
       install(plan, at: base, node: node, slot: &slot, failures: &failures)
     }
     return failures
+  }
+
+  /// Claims for the node numbered `serial` the links of the properties `plan` finds at
+  /// `base`, up to the first owned by another node; false if there is one.
+  private static func claim(_ plan: DynamicPropertyPlan, at base: UnsafeRawPointer, for serial: Int)
+    -> Bool
+  {
+    for entry in plan.entries {
+      switch entry.kind {
+      case .installable(let type, _):
+        if !type.claim(at: base + entry.offset, for: serial) { return false }
+      case .nested(let nested):
+        if !nested.isClass, !claim(nested, at: base + entry.offset, for: serial) { return false }
+      }
+    }
+    return true
+  }
+
+  /// `view` with a new link in every property `plan` finds outside class instances, claimed
+  /// for the node numbered `serial`.
+  private static func copyWithNewLinks(
+    _ view: any View, _ plan: DynamicPropertyPlan, for serial: Int
+  ) -> any View {
+    func copy<V: View>(_ view: V) -> any View {
+      var copy = view
+      withUnsafeMutableBytes(of: &copy) { bytes in
+        guard let base = bytes.baseAddress else { return }
+        replaceLinks(plan, at: base)
+        _ = claim(plan, at: UnsafeRawPointer(base), for: serial)
+      }
+      return copy
+    }
+    return copy(view)
+  }
+
+  private static func replaceLinks(_ plan: DynamicPropertyPlan, at base: UnsafeMutableRawPointer) {
+    for entry in plan.entries {
+      switch entry.kind {
+      case .installable(let type, _):
+        type.replaceLink(at: base + entry.offset)
+      case .nested(let nested):
+        if !nested.isClass { replaceLinks(nested, at: base + entry.offset) }
+      }
+    }
   }
 
   /// Calls `body` with the address `plan`'s offsets are relative to: the value's bytes, or

@@ -16,7 +16,7 @@ public struct Environment<Value>: DynamicProperty {
     case object(type: Any.Type, isOptional: Bool, cast: @MainActor (AnyObject?) -> Value?)
   }
   let source: Source
-  let handle = EnvironmentHandle()
+  var handle = EnvironmentHandle()
 
   /// Reads the key at `keyPath`.
   public init(_ keyPath: KeyPath<EnvironmentValues, Value>) { source = .key(keyPath) }
@@ -50,6 +50,14 @@ public struct Environment<Value>: DynamicProperty {
 }
 
 extension Environment: InstallableProperty, NodeOwnedProperty {
+  var link: PropertyLink? { handle }
+
+  func withNewLink() -> Environment {
+    var copy = self
+    copy.handle = EnvironmentHandle()
+    return copy
+  }
+
   func install(in node: ViewNode, slot: Int, label: String) -> String? {
     handle.values = node.environment
     if case .object(let type, let isOptional, _) = source, !isOptional,
@@ -63,6 +71,6 @@ extension Environment: InstallableProperty, NodeOwnedProperty {
 
 /// The environment a mounted `Environment` property reads from.
 @MainActor
-final class EnvironmentHandle {
+final class EnvironmentHandle: PropertyLink {
   var values: EnvironmentValues?
 }

@@ -3,6 +3,7 @@
 /// The initial value is used once per identity: when the same view identity is rebuilt by its
 /// parent with another initial value, the stored value is kept. A new identity (`.id` change,
 /// branch flip, `ForEach` element removed and re-added) starts from the initial value again.
+/// One view value shown at several places (stored by its parent) has state at each.
 /// Writing an `Equatable` value equal to the current one does nothing. Before the view is
 /// mounted, reads return the initial value and writes are ignored. After its identity ends,
 /// writes are dropped: silently from the identity's own clean-up (an `onDisappear` action, a
@@ -48,6 +49,10 @@ extension State where Value: ExpressibleByNilLiteral {
 }
 
 extension State: InstallableProperty, NodeOwnedProperty {
+  var link: PropertyLink? { handle }
+
+  func withNewLink() -> State { State(initialValue: handle.initial) }
+
   func install(in node: ViewNode, slot: Int, label: String) -> String? {
     if let existing = node.slots[slot] {
       // A node's type never changes, and its type's plan numbers the slots: this slot holds
@@ -67,7 +72,7 @@ extension State: InstallableProperty, NodeOwnedProperty {
 /// The reference a `State` value carries, so every copy of the view struct reaches the
 /// identity's storage once the host linked it.
 @MainActor
-final class StateHandle<Value> {
+final class StateHandle<Value>: PropertyLink {
   let initial: Value
   @exclusivity(unchecked) var cell: StateCell<Value>?
   init(initial: Value) { self.initial = initial }

@@ -85,7 +85,6 @@ public final class ViewHost {
   private var isFlushing = false
   private var actionDepth = 0
   private var flushScheduled = false
-  private var nextSerial = 0
   /// Body evaluations by view type, indexed by ``ViewTypeInfo/ordinal`` (``bodyCount(_:)`` adds
   /// up types of the same name).
   @exclusivity(unchecked) private var bodyCountsByType: [Int] = []
@@ -268,10 +267,9 @@ public final class ViewHost {
     _ view: any View, component: IdentityComponent, parent: ViewNode?,
     environment: EnvironmentValues
   ) -> ViewNode {
-    nextSerial += 1
     return ViewNode(
       view: view, component: component, parent: parent, host: self, environment: environment,
-      serial: nextSerial)
+      serial: ViewNode.takeSerial())
   }
 
   /// Evaluates `node`'s body (or expansion) in its own tracking scope, then reconciles its
@@ -301,7 +299,7 @@ public final class ViewHost {
     } else {
       node.childEnvironment = node.environment
       if !node.environmentObjectCells.isEmpty { node.environmentObjectCells.removeAll() }
-      let failures = DynamicPropertyInstaller.install(node.view, in: node)
+      let failures = DynamicPropertyInstaller.install(in: node)
       if failures.isEmpty {
         node.failure = nil
         specs = tracked(node, force: force, .body(cause: cause))

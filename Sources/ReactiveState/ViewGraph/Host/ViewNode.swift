@@ -33,8 +33,16 @@ final class ViewNode {
   /// A built-in leaf compared like a user view before re-expanding (see `PrimitiveView`).
   var skipsWhenEqual: Bool { info.skipsWhenEqual }
   let depth: Int
-  /// Mount order; breaks ties between nodes of equal depth in the dirty queue.
+  /// Mount order, unique among all nodes of all hosts: breaks ties between nodes of equal
+  /// depth in the dirty queue, and names the node that owns a ``PropertyLink``.
   let serial: Int
+  private static var lastSerial = 0
+
+  /// A serial no node had.
+  static func takeSerial() -> Int {
+    lastSerial += 1
+    return lastSerial
+  }
   @exclusivity(unchecked) var view: any View
   var children: [ViewNode] = []
   /// Dynamic-property storage by ordinal (`StateCell`s).

@@ -34,6 +34,10 @@ public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty {
 }
 
 extension EnvironmentObject: InstallableProperty, NodeOwnedProperty {
+  var link: PropertyLink? { handle }
+
+  func withNewLink() -> EnvironmentObject { EnvironmentObject() }
+
   func install(in node: ViewNode, slot: Int, label: String) -> String? {
     handle.values = node.environment
     guard let cell = node.environment.cells[Self.key],

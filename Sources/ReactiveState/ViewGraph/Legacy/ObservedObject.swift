@@ -39,6 +39,11 @@ public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
 }
 
 extension ObservedObject: InstallableProperty {
+  /// None: the object is the view value's own, the same at every identity.
+  var link: PropertyLink? { nil }
+
+  func withNewLink() -> ObservedObject { self }
+
   func install(in node: ViewNode, slot: Int, label: String) -> String? {
     node.legacySubscription(slot: slot, typeName: "\(ObjectType.self)").subscribe(to: wrappedValue)
     return nil

@@ -6,7 +6,7 @@
 @propertyWrapper
 public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
   let thunk: () -> ObjectType
-  let handle = StateObjectHandle<ObjectType>()
+  var handle = StateObjectHandle<ObjectType>()
 
   /// Wraps the object to create (lazily, once per identity).
   public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) {
@@ -40,6 +40,14 @@ public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
 }
 
 extension StateObject: InstallableProperty, NodeOwnedProperty {
+  var link: PropertyLink? { handle }
+
+  func withNewLink() -> StateObject {
+    var copy = self
+    copy.handle = StateObjectHandle()
+    return copy
+  }
+
   func install(in node: ViewNode, slot: Int, label: String) -> String? {
     let holder: StateObjectHolder<ObjectType>
     if let existing = node.slots[slot] as? StateObjectHolder<ObjectType> {
@@ -58,7 +66,7 @@ extension StateObject: InstallableProperty, NodeOwnedProperty {
 
 /// Links a ``StateObject`` view value to its identity's object.
 @MainActor
-final class StateObjectHandle<ObjectType> {
+final class StateObjectHandle<ObjectType>: PropertyLink {
   var object: ObjectType?
 }
 
