@@ -1,3 +1,4 @@
+import Dispatch
 import ReactiveStateMacrosFree
 import Testing
 
@@ -264,6 +265,25 @@ import Testing
     let model = LegacyCounterModel()
     let host = ViewHost(WritesDuringBody(model: model), mode: .manual)
     #expect(host.issues.map(\.kind) == [.objectWillChangeDuringUpdate])
+    #expect(host.issues.first?.message.contains("LegacyCounterModel") == true)
+  }
+
+  /// SwiftUI: "Publishing changes from background threads is not allowed". The view still
+  /// updates (on the main actor); the publish is recorded.
+  @Test func publishingFromABackgroundThreadIsARuntimeIssue() async {
+    let model = Box(LegacyCounterModel())
+    let host = ViewHost(CountLabel(model: model.value), mode: .manual)
+    #expect(host.issues.isEmpty)
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async {
+        model.value.count = 7
+        done.resume()
+      }
+    }
+    for _ in 0..<1_000 where !host.hasPendingUpdates { await Task.yield() }
+    host.flush()
+    #expect(host.texts == ["count 7"])
+    #expect(host.issues.map(\.kind) == [.publishedFromBackgroundThread])
     #expect(host.issues.first?.message.contains("LegacyCounterModel") == true)
   }
 

@@ -188,9 +188,11 @@ import Testing
     #expect(host.bodyCount(Badge.self) == 2, "the replaced object no longer invalidates")
   }
 
-  @Test func readingOutsideAViewReturnsTheDefault() {
-    let reader = AccentReader()
-    #expect(Environment(\.accent).wrappedValue == "none")
-    _ = reader
+  @Test func readingOutsideAViewReturnsTheDefaultAndIsReported() {
+    let reported = ObservationDiagnostics.capture {
+      #expect(Environment(\.accent).wrappedValue == "none")
+    }
+    #expect(reported.count == 1)
+    #expect(reported.first?.message.contains("Environment<String>") == true)
   }
 }

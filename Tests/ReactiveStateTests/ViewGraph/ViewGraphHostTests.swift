@@ -188,14 +188,21 @@ import Testing
     #expect(!host.hasPendingUpdates)
   }
 
-  @Test func writesBeforeMountAreIgnoredAndReadsSeeTheInitialValue() {
+  @Test func writesBeforeMountAreIgnoredAndReportedAndReadsSeeTheInitialValue() {
     struct Unmounted: View {
       @State var value = 3
       var body: some View { Text("\(value)") }
     }
     let view = Unmounted()
-    view.value = 9
-    #expect(view.value == 3)
-    #expect(view.$value.wrappedValue == 3)
+    let reported = ObservationDiagnostics.capture {
+      view.value = 9
+      #expect(view.value == 3)
+      let binding = view.$value
+      binding.wrappedValue = 5
+      #expect(binding.wrappedValue == 3)
+    }
+    #expect(reported.count == 2, "the write and the projection; reads are not reported")
+    #expect(reported.first?.message.contains("State<Int>") == true)
+    #expect(reported.last?.message.contains("constant binding") == true)
   }
 }

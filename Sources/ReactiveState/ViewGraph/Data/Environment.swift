@@ -31,9 +31,18 @@ public struct Environment<Value>: DynamicProperty {
     source = .object(type: type, isOptional: true, cast: { .some($0 as? Object) })
   }
 
-  /// The nearest ancestor's value (or the key's default).
+  /// The nearest ancestor's value (or the key's default). Outside a view installed in a host
+  /// it is the default, and the read is reported as an ``ObservationDiagnostic``.
   public var wrappedValue: Value {
-    let values = handle.values ?? EnvironmentValues()
+    let values: EnvironmentValues
+    if let installed = handle.values {
+      values = installed
+    } else {
+      ObservationDiagnostics.report(
+        "Environment<\(Value.self)> read outside a view installed in a host: it reads the "
+          + "default and never updates. To fix: read it in body or in an action")
+      values = EnvironmentValues()
+    }
     switch source {
     case .key(let keyPath):
       return values[keyPath: keyPath]

@@ -5,7 +5,8 @@
 /// branch flip, `ForEach` element removed and re-added) starts from the initial value again.
 /// One view value shown at several places (stored by its parent) has state at each.
 /// Writing an `Equatable` value equal to the current one does nothing. Before the view is
-/// mounted, reads return the initial value and writes are ignored. After its identity ends,
+/// mounted, reads return the initial value; writes are ignored and `$x` is a constant binding,
+/// both reported as an ``ObservationDiagnostic``. After its identity ends,
 /// writes are dropped: silently from the identity's own clean-up (an `onDisappear` action, a
 /// cancelled task such as a `.task` of the view finishing), as a
 /// ``RuntimeIssue/Kind/writeToEndedIdentity`` from anywhere else (a captured binding or
@@ -30,16 +31,34 @@ public struct State<Value>: DynamicProperty {
       if let cell = handle.cell { return cell.value }
       return handle.initial
     }
-    nonmutating set { handle.cell?.set(newValue) }
+    nonmutating set {
+      guard let cell = handle.cell else {
+        ObservationDiagnostics.report(Self.notInstalledMessage("write ignored"))
+        return
+      }
+      cell.set(newValue)
+    }
   }
 
   /// A binding to the identity's storage. Creating it reads nothing, so a parent that only
   /// passes `$x` down does not depend on `x`. Before mounting it is a constant binding.
   public var projectedValue: Binding<Value> {
-    guard let cell = handle.cell else { return .constant(handle.initial) }
+    guard let cell = handle.cell else {
+      ObservationDiagnostics.report(Self.notInstalledMessage("a constant binding"))
+      return .constant(handle.initial)
+    }
     return Binding(
       get: { cell.value }, set: { cell.set($0) },
       identity: BindingIdentity(root: cell, path: []))
+  }
+}
+
+extension State {
+  /// What a write or a projection before mounting reports.
+  static func notInstalledMessage(_ outcome: String) -> String {
+    "State<\(Value.self)> used outside a view installed in a host (\(outcome)): a view's "
+      + "state exists once the host has mounted it. To fix: read, write and project state in "
+      + "body or in an action, not in the view's init or on a view value that is not shown"
   }
 }
 

@@ -23,6 +23,10 @@ public struct RuntimeIssue: Sendable, Equatable, CustomStringConvertible {
     /// A legacy `ObservableObject` sent `objectWillChange` while a body was being evaluated;
     /// its observers update in a later pass.
     case objectWillChangeDuringUpdate
+    /// A legacy `ObservableObject` sent `objectWillChange` off the main thread (SwiftUI:
+    /// "Publishing changes from background threads is not allowed"); the views observing it
+    /// were still updated, on the main actor. Recorded once per view it invalidated.
+    case publishedFromBackgroundThread
   }
 
   /// The category.

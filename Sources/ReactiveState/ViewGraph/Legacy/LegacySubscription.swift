@@ -28,9 +28,13 @@ final class LegacySubscription: KillableCell {
     let typeName = typeName
     cancellable = object.objectWillChange.sink { _ in
       if ViewGraphRuntime.isOnMainActor {
-        MainActor.assumeIsolated { LegacySubscription.objectWillChange(reference, typeName) }
+        MainActor.assumeIsolated {
+          LegacySubscription.objectWillChange(reference, typeName, fromBackground: false)
+        }
       } else {
-        Task { @MainActor in LegacySubscription.objectWillChange(reference, typeName) }
+        Task { @MainActor in
+          LegacySubscription.objectWillChange(reference, typeName, fromBackground: true)
+        }
       }
     }
   }
@@ -46,9 +50,19 @@ final class LegacySubscription: KillableCell {
     cancellable = nil
   }
 
-  private static func objectWillChange(_ reference: WeakNodeReference, _ typeName: String) {
+  private static func objectWillChange(
+    _ reference: WeakNodeReference, _ typeName: String, fromBackground: Bool
+  ) {
     guard let node = reference.node, node.isLive else { return }
     let host = node.host
+    if fromBackground {
+      host.record(
+        .publishedFromBackgroundThread,
+        "\(typeName) published a change from a background thread, which is not allowed; "
+          + "\(node.typeName) was updated on the main actor. To fix: make the change on the "
+          + "main actor (mark the model or the method @MainActor, or use await MainActor.run)",
+        node: node)
+    }
     if let updating = ViewGraphRuntime.updatingNode {
       host.record(
         .objectWillChangeDuringUpdate,
