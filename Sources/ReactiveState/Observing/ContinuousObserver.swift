@@ -381,6 +381,15 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         scheduler.schedule { [self] in runIfQueued() }
         return
       }
+      if let parking {
+        // An `ObservedValues` evaluation changed something it read (or another thread did
+        // meanwhile): the consumer's next request evaluates again, once, instead of this run
+        // repeating inline up to the limit. The consumer is running it, so it outlives this.
+        phase = .queued
+        GraphLock.unlock()
+        parking._withUnsafeGuaranteedRef { $0.park(self) }
+        return
+      }
       (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
       // Only a run that changed an observed property itself counts toward the limit: changes
       // from other threads never invalidate it forever, and the last one must be seen.

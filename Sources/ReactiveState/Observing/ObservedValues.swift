@@ -6,7 +6,9 @@
 ///   (`didSet`), so a value is never read before the producer's store, whatever thread the
 ///   producer runs on: no stale element, no lost final value.
 /// - Synchronous bursts coalesce: the next `next()` evaluates once and returns the latest
-///   value. A change made while nobody waits makes the next `next()` return at once.
+///   value. A change made while nobody waits makes the next `next()` return at once — also
+///   one `emit` made to what it read (`Observations` cannot see such a write and waits for
+///   another change); `emit` still runs once per element.
 /// - Each iterator has its own state (several iterators of one sequence are independent, and
 ///   a cancelled iteration leaves nothing behind that could produce a duplicate later).
 /// - Task cancellation ends the iteration (`nil`); ``untilFinished(_:)`` ends it when the

@@ -25,10 +25,15 @@ final class ObservedValuesIteration: @unchecked Sendable {
   /// Whether the first evaluation ran.
   @usableFromInline var hasStarted: Bool { token != nil }
 
-  /// Starts tracking `evaluate` (run now, on the caller); false if already finished.
+  /// Starts tracking `evaluate` (run now, on the caller); false if already finished or the
+  /// task is cancelled (as `Observations`, whose first `next()` then returns nil).
   @usableFromInline
   func start(_ evaluate: @escaping @Sendable () -> Void) -> Bool {
     if lot.isFinished { return false }
+    if Task.isCancelled {
+      lot.finish()
+      return false
+    }
     token = observe(scheduler: lot, evaluate)
     return true
   }

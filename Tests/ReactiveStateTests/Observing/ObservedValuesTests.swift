@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import ReactiveState
 import Testing
 
@@ -137,6 +138,52 @@ import Testing
     try? await Task.sleep(nanoseconds: 20_000_000)
     task.cancel()
     #expect(await task.value == [0])
+  }
+
+  /// As `Observations`: a task cancelled before its first `next()` gets nil, not a value.
+  @Test func firstNextOnACancelledTaskEndsTheIterationLikeTheOracle() async {
+    let oracle = OracleModel()
+    let model = HandModel()
+    let calls = Box(0)
+    let (oracleValue, value) = await Task { () -> (Int?, Int?) in
+      withUnsafeCurrentTask { $0?.cancel() }
+      var oracleIterator = Observations { oracle.a }.makeAsyncIterator()
+      var iterator = ObservedValues {
+        calls.value += 1
+        return model.a
+      }.makeAsyncIterator()
+      return (await oracleIterator.next(), await iterator.next())
+    }.value
+    #expect(oracleValue == nil)
+    #expect(value == nil)
+    #expect(calls.value == 0, "nothing evaluated")
+  }
+
+  /// An evaluation that writes what it reads is evaluated once per element, as by
+  /// `Observations` (it used to repeat inline up to the rerun limit, with a diagnostic).
+  /// Deliberate difference: its write is a change like any other, so the next element is
+  /// ready at once; `Observations`, which cannot see a write its own evaluation makes, waits
+  /// for a change from elsewhere.
+  @Test(.timeLimit(.minutes(1)))
+  func anEvaluationThatWritesWhatItReadsRunsOncePerElement() async {
+    let oracle = OracleModel()
+    var oracleIterator = Observations { () -> Int in
+      oracle.b += 1
+      return oracle.b
+    }.makeAsyncIterator()
+    let oracleFirst = await oracleIterator.next()
+
+    let model = HandModel()
+    let calls = Box(0)
+    var iterator = ObservedValues { () -> Int in
+      calls.value += 1
+      model.b += 1
+      return model.b
+    }.makeAsyncIterator()
+    #expect(await iterator.next() == oracleFirst)
+    #expect(calls.value == 1)
+    #expect(await iterator.next() == 2)
+    #expect(calls.value == 2)
   }
 
   @Test func noDuplicateAfterACancelledIteration() async {
