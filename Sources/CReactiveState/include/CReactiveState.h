@@ -35,6 +35,9 @@ typedef struct rs_thread_state {
   /// The causal depth of the scheduled continuous observer running on this thread (0: none):
   /// a change it makes queues a scheduled observer one deeper (see `ContinuousObserver`).
   uint64_t scheduled_run_depth;
+  /// How many `willSet` deliveries (callbacks of a write, before its store) are running on
+  /// this thread, one inside another (see `OneShotObserver`).
+  uint64_t willset_delivery_depth;
   /// How many derived values are being deinitialised on this thread, one inside another's
   /// release (see `DerivedRelease`), and the retained Swift queue of what their releases were
   /// deferred to (NULL when none).

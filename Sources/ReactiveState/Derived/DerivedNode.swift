@@ -183,12 +183,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     walkedPass = pass
     switch event {
     case .willSet:
-      // Only subscribers that react to `willSet` (one-shot and event observers) care: a
-      // subgraph of continuous observers and derived values without them is not walked.
-      return
-        (freshness.load(ordering: .relaxed) & Self.stale == 0
-        || passesChangesOn.load(ordering: .relaxed))
-        && willSetListeners.load(ordering: .relaxed) != 0
+      // Only subscribers that react to `willSet` care: a subgraph of `didSet` observers and
+      // derived values without them is not walked. Also when stale: a continuous `willSet`
+      // observer heard of the change that made it stale but read it before that change was
+      // stored, and must hear of the next one too.
+      return willSetListeners.load(ordering: .relaxed) != 0
     case .didSet:
       if isLingering { lingerThroughChange() }
       let now = freshness.load(ordering: .relaxed)

@@ -9,8 +9,12 @@ extension ContinuousObserver {
     func keyPath() -> AnyKeyPath? {
       link?.pointee.sourceNode._withUnsafeGuaranteedRef { $0.changeKeyPath }
     }
+    // A change through a derived value may recompute to an equal value (the cut-off, checked
+    // by the run) — except a `willSet` delivered now, before the store, when the new value
+    // cannot be known: delivered as a change that may come.
     let certain =
       link.map { !$0.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived } } ?? true
+      || (kind == .willSet && !hasScheduler)
     switch phase {
     case .cancelled, .parked:  // a parked observer has no links
       return false

@@ -17,6 +17,10 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   private var onChange: @Sendable () -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
+  /// The thread that armed this registration from a `willSet` callback — a callback of a
+  /// write still in flight there (`onChange` re-arming, say) — until a `didSet` on that
+  /// thread reaches it (graph lock after installation). See ``receive(_:from:)``.
+  @exclusivity(unchecked) private var armedDuringWillSetOn: UnsafeMutableRawPointer?
 
   private init(onChange: @escaping @Sendable () -> Void) {
     self.onChange = onChange
@@ -90,8 +94,12 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     -> Unmanaged<OneShotObserver>
   {
     let thread = rs_current_thread()
+    let armedDuringWillSetOn =
+      thread.pointee.willset_delivery_depth == 0 ? nil : UnsafeMutableRawPointer(thread)
     guard let pooled = thread.pointee.observer_pool else {
-      return .passRetained(OneShotObserver(onChange: onChange))
+      let observer = OneShotObserver(onChange: onChange)
+      observer.armedDuringWillSetOn = armedDuringWillSetOn
+      return .passRetained(observer)
     }
     let observer = Unmanaged<OneShotObserver>.fromOpaque(pooled)
     observer._withUnsafeGuaranteedRef { observer in
@@ -99,6 +107,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
       thread.pointee.observer_pool_count -= 1
       observer.nextQueued = nil
       observer.isFinished = false
+      observer.armedDuringWillSetOn = armedDuringWillSetOn
       observer.onChange = onChange
     }
     return observer
@@ -154,6 +163,15 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
         || (event == .didSet && link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived }),
       !isFinished
     else { return false }
+    if event == .didSet, let armedDuringWillSetOn,
+      armedDuringWillSetOn == UnsafeMutableRawPointer(rs_current_thread())
+    {
+      // Except the `didSet` of the write whose `willSet` callback armed it (on this thread):
+      // that write was announced before it armed, as when it reads a property — once per
+      // write, as the toolchain's re-armed registrations. The next write reaches it.
+      self.armedDuringWillSetOn = nil
+      return false
+    }
     isFinished = true
     unlinkAllDependencies()
     return true

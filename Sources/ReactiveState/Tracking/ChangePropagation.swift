@@ -91,7 +91,14 @@ enum ChangePropagation {
     }
     GraphLock.unlock()
     if let parked { PropertySlot.runParked(parked, at: event) }
-    queue.deliverAll(event, from: source)
+    if event == .willSet {
+      let thread = rs_current_thread()
+      thread.pointee.willset_delivery_depth += 1
+      queue.deliverAll(event, from: source)
+      thread.pointee.willset_delivery_depth -= 1
+    } else {
+      queue.deliverAll(event, from: source)
+    }
   }
 
   /// Deallocations: one per detached object, so a subscriber reached through several of its

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import ReactiveState
 import Testing
 
@@ -6,6 +7,66 @@ import Testing
 /// `willSet` (a one-shot registration, an event observer): a write then walks `willSet`
 /// through a derived subgraph only when that walk can reach someone.
 @Suite struct DerivedWillSetInterestTests {
+  /// A continuous `willSet` observer of a derived value hears every write of its input,
+  /// before the store (the derived value's new value cannot be known then, so its equality
+  /// cut-off applies to `didSet` only).
+  @Test func continuousWillSetEventsReachAnObserverOfADerivedValue() {
+    let model = HandModel()
+    let tenfold = Computed { model.a * 10 }
+    let both = Box<[String]>([])
+    let bothToken = withContinuousObservation(options: [.willSet, .didSet]) { event in
+      both.value.append("\(event.kind) \(tenfold.value)")
+    }
+    let willSetOnly = Box<[String]>([])
+    let willSetToken = withContinuousObservation(options: [.willSet]) { event in
+      willSetOnly.value.append("\(event.kind) \(tenfold.value)")
+    }
+    model.a = 1
+    model.a = 2
+    model.a = 3
+    #expect(
+      both.value == [
+        "initial 0", "willSet 0", "didSet 10", "willSet 10", "didSet 20", "willSet 20", "didSet 30",
+      ])
+    #expect(willSetOnly.value == ["initial 0", "willSet 0", "willSet 10", "willSet 20"])
+    withExtendedLifetime((bothToken, willSetToken)) {}
+  }
+
+  /// A one-shot re-armed from its `onChange` through a derived value fires once per write,
+  /// as the toolchain's does through a computed property: the write whose `willSet` re-armed
+  /// it does not fire it again at its `didSet`.
+  @Test func aOneShotReArmedThroughADerivedValueFiresOncePerWrite() {
+    let oracle = OracleModel()
+    let oracleLog = Box<[Int]>([])
+    @Sendable func armOracle() {
+      Observation.withObservationTracking {
+        _ = oracle.sum
+      } onChange: {
+        oracleLog.value.append(oracle.sum)
+        armOracle()
+      }
+    }
+    armOracle()
+    let model = HandModel()
+    let sum = Computed { model.a + model.b }
+    let log = Box<[Int]>([])
+    @Sendable func arm() {
+      ReactiveState.withObservationTracking {
+        _ = sum.value
+      } onChange: {
+        log.value.append(sum.value)
+        arm()
+      }
+    }
+    arm()
+    for value in 1...3 {
+      oracle.a = value
+      model.a = value
+    }
+    #expect(oracleLog.value == [0, 1, 2])
+    #expect(log.value == oracleLog.value)
+  }
+
   @Test func willSetInterestFollowsTheOneShotsDownstream() {
     let model = HandModel()
     let doubled = Computed { model.a * 2 }
