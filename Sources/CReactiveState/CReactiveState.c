@@ -13,6 +13,17 @@ _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")
 
 rs_lock rs_graph_lock = {0};
 
+static _Atomic(uint32_t) rs_last_thread_tag = 0;
+
+uint32_t rs_assign_thread_tag(void) {
+  uint32_t tag;
+  do {  // 0 means "none": skipped when the counter wraps
+    tag = atomic_fetch_add_explicit(&rs_last_thread_tag, 1, memory_order_relaxed) + 1;
+  } while (tag == 0);
+  rs_thread.thread_tag = tag;
+  return tag;
+}
+
 void rs_classify_thread(void) {
 #if defined(__linux__)
   rs_thread.thread_kind = syscall(SYS_gettid) == getpid() ? 1 : 2;

@@ -38,6 +38,9 @@ typedef struct rs_thread_state {
   /// How many `willSet` deliveries (callbacks of a write, before its store) are running on
   /// this thread, one inside another (see `OneShotObserver`).
   uint64_t willset_delivery_depth;
+  /// A nonzero 32-bit number unique to the thread (until 2^32 threads took one), assigned at
+  /// first use (0: none yet; see `rs_current_thread_tag`).
+  uint32_t thread_tag;
   /// How many derived values are being deinitialised on this thread, one inside another's
   /// release (see `DerivedRelease`), and the retained Swift queue of what their releases were
   /// deferred to (NULL when none).
@@ -138,6 +141,15 @@ static inline void *_Nullable *_Nonnull rs_observer_scopes(void) {
 }
 
 static inline void *_Nullable rs_current_scope(void) { return rs_thread.scope; }
+
+/// Assigns the calling thread its `thread_tag` (out of line: once per thread).
+uint32_t rs_assign_thread_tag(void);
+
+/// The calling thread's tag: a 32-bit identity small enough to fit in an object's padding.
+static inline uint32_t rs_current_thread_tag(void) {
+  uint32_t tag = rs_thread.thread_tag;
+  return tag != 0 ? tag : rs_assign_thread_tag();
+}
 
 /// Classifies the calling thread (fills `thread_kind`).
 void rs_classify_thread(void);

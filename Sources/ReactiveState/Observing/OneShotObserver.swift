@@ -17,10 +17,12 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   private var onChange: @Sendable () -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
-  /// The thread that armed this registration from a `willSet` callback — a callback of a
-  /// write still in flight there (`onChange` re-arming, say) — until a `didSet` on that
-  /// thread reaches it (graph lock after installation). See ``receive(_:from:)``.
-  @exclusivity(unchecked) private var armedDuringWillSetOn: UnsafeMutableRawPointer?
+  /// The tag of the thread that armed this registration from a `willSet` callback — a
+  /// callback of a write still in flight there (`onChange` re-arming, say) — until a
+  /// `didSet` on that thread reaches it (graph lock after installation); 0 otherwise. See
+  /// ``receive(_:from:)``. A tag, not the thread's address: it fits beside `isFinished`
+  /// without growing the object.
+  @exclusivity(unchecked) private var armedDuringWillSetOn: UInt32 = 0
 
   private init(onChange: @escaping @Sendable () -> Void) {
     self.onChange = onChange
@@ -95,7 +97,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   {
     let thread = rs_current_thread()
     let armedDuringWillSetOn =
-      thread.pointee.willset_delivery_depth == 0 ? nil : UnsafeMutableRawPointer(thread)
+      thread.pointee.willset_delivery_depth == 0 ? 0 : rs_current_thread_tag()
     guard let pooled = thread.pointee.observer_pool else {
       let observer = OneShotObserver(onChange: onChange)
       observer.armedDuringWillSetOn = armedDuringWillSetOn
@@ -163,13 +165,13 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
         || (event == .didSet && link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived }),
       !isFinished
     else { return false }
-    if event == .didSet, let armedDuringWillSetOn,
-      armedDuringWillSetOn == UnsafeMutableRawPointer(rs_current_thread())
+    if event == .didSet, armedDuringWillSetOn != 0,
+      armedDuringWillSetOn == rs_current_thread_tag()
     {
       // Except the `didSet` of the write whose `willSet` callback armed it (on this thread):
       // that write was announced before it armed, as when it reads a property — once per
       // write, as the toolchain's re-armed registrations. The next write reaches it.
-      self.armedDuringWillSetOn = nil
+      self.armedDuringWillSetOn = 0
       return false
     }
     isFinished = true
