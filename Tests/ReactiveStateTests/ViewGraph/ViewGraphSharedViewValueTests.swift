@@ -6,18 +6,19 @@ import Testing
 /// action reaches the identity whose body created it.
 @MainActor
 @Suite struct ViewGraphSharedViewValueTests {
-  struct TwoOfOneCounter: View {
-    let counter = CounterView(label: "count")
+  /// Shows the one value it stores twice.
+  struct TwoOf<Content: View>: View {
+    let content: Content
     var body: some View {
       VStack {
-        counter
-        counter
+        content
+        content
       }
     }
   }
 
   @Test func aViewValueAtTwoPlacesHasStateAtEach() throws {
-    let host = ViewHost(TwoOfOneCounter())
+    let host = ViewHost(TwoOf(content: CounterView(label: "count")))
     try host.tap("count 0", occurrence: 0)
     #expect(host.texts == ["count 1", "count 0"])
     try host.tap("count 0")
@@ -34,19 +35,9 @@ import Testing
     var body: some View { Button("nested \(counter.count)") { counter.count += 1 } }
   }
 
-  struct TwoOfOneNestedCounter: View {
-    let counter = UsesNestedCounter()
-    var body: some View {
-      VStack {
-        counter
-        counter
-      }
-    }
-  }
-
   /// The new links reach `@State` nested in a custom `DynamicProperty` struct too.
   @Test func aViewValueAtTwoPlacesHasNestedStateAtEach() throws {
-    let host = ViewHost(TwoOfOneNestedCounter())
+    let host = ViewHost(TwoOf(content: UsesNestedCounter()))
     try host.tap("nested 0", occurrence: 1)
     #expect(host.texts == ["nested 0", "nested 1"])
   }
@@ -56,18 +47,8 @@ import Testing
     var body: some View { Button("object \(model.count)") { model.count += 1 } }
   }
 
-  struct TwoOfOneObjectCounter: View {
-    let counter = ObjectCounter()
-    var body: some View {
-      VStack {
-        counter
-        counter
-      }
-    }
-  }
-
   @Test func aViewValueAtTwoPlacesHasAStateObjectAtEach() throws {
-    let host = ViewHost(TwoOfOneObjectCounter())
+    let host = ViewHost(TwoOf(content: ObjectCounter()))
     try host.tap("object 0", occurrence: 0)
     #expect(host.texts == ["object 1", "object 0"])
   }
