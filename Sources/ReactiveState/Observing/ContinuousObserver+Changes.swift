@@ -10,11 +10,9 @@ extension ContinuousObserver {
       link?.pointee.sourceNode._withUnsafeGuaranteedRef { $0.changeKeyPath }
     }
     // A change through a derived value may recompute to an equal value (the cut-off, checked
-    // by the run) — except a `willSet` delivered now, before the store, when the new value
-    // cannot be known: delivered as a change that may come.
+    // by the run).
     let certain =
       link.map { !$0.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived } } ?? true
-      || (kind == .willSet && !hasScheduler)
     switch phase {
     case .cancelled, .parked:  // a parked observer has no links
       return false
@@ -43,7 +41,9 @@ extension ContinuousObserver {
         handsPendingRetainToQueue = true  // the run keeps the observer alive
         startedByReceive = true
         startKind = kind
-        startIsCertain = certain
+        // A `willSet` run now, before the store, cannot know the derived value's new value:
+        // it is delivered as a change that may come.
+        startIsCertain = certain || kind == .willSet
         if hasEventBody { startKeyPath = keyPath() }
         return true
       }
