@@ -18,7 +18,20 @@ extension ContinuousObserver {
   /// (observers changing each other through their schedulers), with a diagnostic. The
   /// observer keeps its dependencies: a later change from outside the chain runs it again.
   private func dropSchedulingLoop() {
+    let keyPath = dropQueuedRun()
+    ObservationDiagnostics.report(
+      "\(label) was stopped after \(Self.rerunLimit) scheduled runs in a row, each caused by "
+        + "a change the previous one made (observers keep changing each other through their "
+        + "schedulers); last change: \(Self.describe(keyPath)). \(Self.cycleRemedy)")
+  }
+
+  /// Drops the queued change, if any, without running it: the observer keeps its
+  /// dependencies, and the next change queues it again (its owner gave up on this one).
+  /// Returns the dropped change's key path, if known.
+  @discardableResult
+  func dropQueuedRun() -> AnyKeyPath? {
     GraphLock.lock()
+    defer { GraphLock.unlock() }
     let keyPath = pendingKeyPath
     if phase == .queued {
       phase = .idle
@@ -26,11 +39,7 @@ extension ContinuousObserver {
       pendingDepth = 0
       ObservationWave.advance()  // no longer waiting: later changes must reach it again
     }
-    GraphLock.unlock()
-    ObservationDiagnostics.report(
-      "\(label) was stopped after \(Self.rerunLimit) scheduled runs in a row, each caused by "
-        + "a change the previous one made (observers keep changing each other through their "
-        + "schedulers); last change: \(Self.describe(keyPath)). \(Self.cycleRemedy)")
+    return keyPath
   }
 
   /// The remedy the diagnostics of observers that keep changing each other give.

@@ -39,17 +39,24 @@ import Testing
 
   struct Runaway: View {
     @State private var count = 0
+    @State private var other = 0
     var body: some View {
-      Button("start \(count)") { count += 1 }
-        .onChange(of: count) { count += 1 }
+      VStack {
+        Button("start \(count)") { count += 1 }
+          .onChange(of: count) { count += 1 }
+        Button("other \(other)") { other += 1 }
+      }
     }
   }
 
+  /// The host recovers: after the loop is cut off, the view still updates for later changes.
   @Test func aSelfPerpetuatingCascadeStopsWithAnUpdateLoopIssue() throws {
     let host = ViewHost(Runaway())
     try host.tap("start 0")
     #expect(host.issues.map(\.kind) == [.updateLoop])
     #expect(!host.hasPendingUpdates)
     #expect(host.bodyCount(Runaway.self) == 1 + host.maxPassesPerFlush)
+    try host.tap("other 0")
+    #expect(host.texts.last == "other 1")
   }
 }

@@ -214,6 +214,22 @@ import Testing
     #expect(pings >= host.maxPassesPerFlush && pings <= host.maxPassesPerFlush + 1)
   }
 
+  struct SelfFeeding: View {
+    let model: Triple
+    @State private var other = 0
+    var body: some View {
+      model.a += 1  // recorded, and re-evaluated in the next pass until the loop is cut off
+      return Button("other \(other)") { other += 1 }
+    }
+  }
+
+  @Test func aViewWhoseBodyWriteLoopWasCutOffStillUpdatesLater() throws {
+    let host = ViewHost(SelfFeeding(model: Triple()))
+    #expect(host.issues.contains { $0.kind == .updateLoop })
+    try host.tap("other 0")
+    #expect(host.texts == ["other 1"])
+  }
+
   struct ReadsChild: View {
     let model: Triple
     var body: some View { Text("child \(model.b)") }

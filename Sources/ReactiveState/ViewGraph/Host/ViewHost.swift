@@ -180,6 +180,8 @@ public final class ViewHost {
             + "To fix: stop writing, from a body or an onChange/onAppear action, state those "
             + "views read (write only when the value differs, or from a user action)",
           node: dirty.nodes.first!)
+        // The dropped nodes' observers must hear the next change (a queued one ignores it).
+        for node in dirty.nodes { node.observer?.dropQueuedRun() }
         dirty.removeAll()
         break
       }
