@@ -1,7 +1,8 @@
 /// Closes the presentation (sheet) whose content it was read from, as SwiftUI's
 /// `DismissAction`: read it with `@Environment(\.dismiss)` and call it (`dismiss()`).
 ///
-/// Outside any presentation it does nothing. Two values are equal when they close the same
+/// Outside any presentation it does nothing, and so does one kept from a presentation that
+/// ended (it never closes a later one). Two values are equal when they close the same
 /// presentation, so re-evaluating the sheet does not invalidate the views that read it.
 @MainActor
 public struct DismissAction: Equatable {

@@ -5,8 +5,9 @@
 /// by the item's id: presenting another item ends the previous content's identity (state,
 /// tasks) and mounts a new one. It renders under a `Sheet` line, and ``ViewHost`` actions
 /// (``ViewHost/tap(_:occurrence:)``, …) find its controls. Its environment carries a
-/// ``DismissAction`` (`@Environment(\.dismiss)`) that resets the binding. `onDismiss` runs
-/// after the pass in which the presentation ended, however it ended.
+/// ``DismissAction`` (`@Environment(\.dismiss)`) that resets the binding while that
+/// presentation lasts. `onDismiss` runs after the pass in which the presentation ended,
+/// however it ended — also when this view's own identity ends.
 public struct SheetView<Content: View, Sheet: View>: View, PrimitiveView {
   let content: Content
   /// Reads the binding (tracked: this node re-expands when it changes).
@@ -17,12 +18,13 @@ public struct SheetView<Content: View, Sheet: View>: View, PrimitiveView {
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
     var specs = [ChildSpec(component: .slot(0), view: content)]
     let state = node.sheetState
-    state.dismiss.action = reset
     let current = presented()
-    if let shown = state.shownID, shown != current?.id, let onDismiss {
-      node.host.enqueueEffect(.change, onDismiss)
+    if state.shownID != current?.id {
+      if state.shownID != nil, let onDismiss { node.host.enqueueEffect(.change, onDismiss) }
+      state.beginPresentation(current?.id)
     }
-    state.shownID = current?.id
+    state.dismiss.action = reset
+    state.onDismiss = onDismiss
     if let current {
       let action = DismissAction(closing: state.dismiss)
       let root = current.content.environment(\.dismiss, action).environment(\.isPresented, true)
@@ -54,17 +56,38 @@ struct SheetIdentity: Hashable, CustomStringConvertible {
   var description: String { "sheet(\(id))" }
 }
 
-/// What a ``SheetView`` node remembers: the presented id and its dismiss action's target.
+/// What a ``SheetView`` node remembers: the presented id, the target of that presentation's
+/// dismiss action, and what to run when it ends.
 @MainActor
-final class SheetState {
-  var shownID: AnyHashable?
-  let dismiss = DismissAction.Box()
+final class SheetState: KillableCell {
+  private unowned let host: ViewHost
+  private(set) var shownID: AnyHashable?
+  /// One per presentation: a `DismissAction` read from an ended presentation closes nothing,
+  /// not the one shown now.
+  private(set) var dismiss = DismissAction.Box()
+  var onDismiss: (@MainActor () -> Void)?
+
+  init(host: ViewHost) { self.host = host }
+
+  /// The presented id changed: the previous presentation's dismiss action goes dead.
+  func beginPresentation(_ id: AnyHashable?) {
+    dismiss.action = {}
+    dismiss = DismissAction.Box()
+    shownID = id
+  }
+
+  /// The presenting view's identity ended: so did its presentation.
+  func kill() {
+    guard shownID != nil else { return }
+    beginPresentation(nil)
+    if let onDismiss { host.enqueueEffect(.change, onDismiss) }
+  }
 }
 
 extension ViewNode {
   var sheetState: SheetState {
     if let existing = slots[-3] as? SheetState { return existing }
-    let created = SheetState()
+    let created = SheetState(host: host)
     slots[-3] = created
     return created
   }
