@@ -209,6 +209,32 @@ import Testing
     #expect(host.issues.isEmpty, "the identity's own clean-up is not an issue")
   }
 
+  /// Clean-up is silent only for the views that ended with the state: another view's
+  /// `onDisappear`, later, writing a binding that outlived its view is reported.
+  @Test func anotherViewsLaterCleanUpWritingADeadBindingIsReported() throws {
+    let box = AdvBindingBox()
+    let host = ViewHost(AdvEndedHolder(box: box))
+    try host.tap("hide owner")
+    #expect(host.issues.isEmpty)
+    try host.tap("hide janitor")
+    #expect(host.issues.map(\.kind) == [.writeToEndedIdentity])
+  }
+
+  /// And a cancelled task the view did not start is no clean-up of it either.
+  @Test func aForeignCancelledTaskWritingADeadBindingIsReported() async throws {
+    let box = AdvBindingBox()
+    let host = ViewHost(AdvEndedHolder(box: box))
+    try host.tap("hide owner")
+    let binding = try #require(box.binding)
+    let task = Task { @MainActor in
+      while !Task.isCancelled { await Task.yield() }
+      binding.wrappedValue = 7
+    }
+    task.cancel()
+    await task.value
+    #expect(host.issues.map(\.kind) == [.writeToEndedIdentity])
+  }
+
   // MARK: Legacy ObservableObject
 
   @Test func anyPublishedAssignmentEvenAnEqualOneReEvaluatesEveryHolder() {

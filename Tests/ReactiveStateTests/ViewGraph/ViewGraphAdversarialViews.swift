@@ -380,3 +380,39 @@ struct AdvSwitchesKey: View {
     AdvAccentReader(tag: "accent").environment(keyPath, "set")
   }
 }
+
+/// Hands out a binding to its state when it appears.
+struct AdvBindingLender: View {
+  @State private var value = 0
+  let box: AdvBindingBox
+  var body: some View {
+    Text("owner \(value)").onAppear { box.binding = $value }
+  }
+}
+
+@MainActor final class AdvBindingBox {
+  var binding: Binding<Int>?
+}
+
+/// Writes the box's binding when it disappears.
+struct AdvJanitor: View {
+  let box: AdvBindingBox
+  var body: some View {
+    Text("janitor").onDisappear { box.binding?.wrappedValue = 5 }
+  }
+}
+
+/// Removes the owner and the janitor in separate passes.
+struct AdvEndedHolder: View {
+  @State private var showsOwner = true
+  @State private var showsJanitor = true
+  let box: AdvBindingBox
+  var body: some View {
+    VStack {
+      Button("hide owner") { showsOwner = false }
+      Button("hide janitor") { showsJanitor = false }
+      if showsOwner { AdvBindingLender(box: box) }
+      if showsJanitor { AdvJanitor(box: box) }
+    }
+  }
+}

@@ -7,8 +7,8 @@
 /// Writing an `Equatable` value equal to the current one does nothing. Before the view is
 /// mounted, reads return the initial value; writes are ignored and `$x` is a constant binding,
 /// both reported as an ``ObservationDiagnostic``. After its identity ends,
-/// writes are dropped: silently from the identity's own clean-up (an `onDisappear` action, a
-/// cancelled task such as a `.task` of the view finishing), as a
+/// writes are dropped: silently from the clean-up of the views that ended with it (their
+/// `onDisappear` or `onDismiss` actions, their `.task`s finishing after cancellation), as a
 /// ``RuntimeIssue/Kind/writeToEndedIdentity`` from anywhere else (a captured binding or
 /// closure that outlived the view). Writing during `body` is a runtime issue and the write is
 /// dropped.

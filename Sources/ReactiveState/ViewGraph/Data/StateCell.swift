@@ -10,6 +10,8 @@ final class StateCell<Value>: Observable {
   private var valueToken = _ObservedPropertyToken()
   /// False once the identity ended: later writes (from captured bindings or closures) are dropped.
   var isLive = true
+  /// The removal that ended the identity (see ``ViewGraphRuntime/removalInProgress``).
+  var endedInRemoval = 0
   /// The host, to report writes; `weak` because a captured binding can keep the cell after the
   /// host is gone. The cell keeps no reference to its node: ``isLive`` says whether the identity
   /// lasts (a node freed without teardown belongs to a freed host), and the node's name is
@@ -33,6 +35,14 @@ final class StateCell<Value>: Observable {
     return storage
   }
 
+  /// Whether the running code is an end-of-life action or a `.task` of the views whose
+  /// removal ended this identity.
+  private var isCleanUpOfItsRemoval: Bool {
+    endedInRemoval != 0
+      && (endedInRemoval == ViewGraphRuntime.endOfLifeActionRemoval
+        || endedInRemoval == TaskOwner.current?.endedInRemoval)
+  }
+
   /// ``valueToken``, filled first if empty. Called only inside a tracking scope (the token
   /// argument of `_access` is evaluated there), where the untokened read would have created
   /// the slot too.
@@ -45,11 +55,11 @@ final class StateCell<Value>: Observable {
 
   /// Writes `newValue` unless the identity ended, a view update is running (a runtime issue) or
   /// the value is equal to the current one. A write after the identity ended is a runtime
-  /// issue unless it is the identity's own clean-up: an `onDisappear` action, or a task that
-  /// was cancelled (as `.task` is when its view goes) finishing its work.
+  /// issue unless it is clean-up of the views that ended with it: their `onDisappear` or
+  /// `onDismiss` actions, or their `.task`s finishing after cancellation.
   func set(_ newValue: Value) {
     guard isLive, let host else {
-      if ViewGraphRuntime.isRunningEndOfLifeAction || Task.isCancelled { return }
+      if isCleanUpOfItsRemoval { return }
       host?.recordIssue(
         .writeToEndedIdentity,
         "\(viewName).\(label) was written after its view's identity ended (a captured binding "

@@ -17,8 +17,9 @@ public struct RuntimeIssue: Sendable, Equatable, CustomStringConvertible {
     /// Updates kept scheduling further updates; the flush stopped after the pass limit.
     case updateLoop
     /// `@State` (or another identity-owned storage) was written after its identity ended; the
-    /// write was ignored. Not recorded for the identity's own clean-up: writes from an
-    /// `onDisappear` action or from a cancelled task are dropped silently.
+    /// write was ignored. Not recorded for clean-up of the views that ended with it (in the
+    /// same removal): writes from their `onDisappear` or `onDismiss` actions, or from their
+    /// `.task`s finishing after cancellation, are dropped silently.
     case writeToEndedIdentity
     /// A legacy `ObservableObject` sent `objectWillChange` while a body was being evaluated;
     /// its observers update in a later pass.

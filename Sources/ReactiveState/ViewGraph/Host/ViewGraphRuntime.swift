@@ -8,9 +8,36 @@ enum ViewGraphRuntime {
   static var updatingNode: ViewNode?
   /// The cause attached to invalidations fired by the write in progress.
   static var currentCause: UpdateCause?
-  /// Whether an `onDisappear` action of an identity that ended is running: its writes to
-  /// state whose identity ended with it are expected clean-up, dropped without an issue.
-  static var isRunningEndOfLifeAction = false
+  /// The removal (``ViewHost/remove(_:)``) whose identities are being torn down now; 0 when
+  /// none is. Each removal has its own number.
+  private(set) static var removalInProgress = 0
+  private static var lastRemoval = 0
+  /// The removal whose end-of-life action (an `onDisappear`, an `onDismiss`) is running; 0
+  /// when none is. Its writes to state that ended in that same removal are clean-up, dropped
+  /// without an issue.
+  private(set) static var endOfLifeActionRemoval = 0
+
+  /// Runs `teardown` as a new removal (see ``removalInProgress``).
+  static func asRemoval(_ teardown: () -> Void) {
+    lastRemoval += 1
+    let outer = removalInProgress
+    removalInProgress = lastRemoval
+    teardown()
+    removalInProgress = outer
+  }
+
+  /// An effect that runs `action` as clean-up of the removal in progress now.
+  static func endOfLifeAction(_ action: @escaping @MainActor () -> Void)
+    -> @MainActor () -> Void
+  {
+    let removal = removalInProgress
+    return {
+      let outer = endOfLifeActionRemoval
+      endOfLifeActionRemoval = removal
+      action()
+      endOfLifeActionRemoval = outer
+    }
+  }
   /// Marks the main queue, which runs the main actor's jobs. The main actor is not tied to
   /// one pthread (on Linux, after `dispatchMain()` or under a test runner, its jobs may run
   /// on a worker thread), so "am I on the main actor?" is asked of the queue, not the thread.

@@ -477,7 +477,7 @@ public final class ViewHost {
   }
 
   func remove(_ node: ViewNode) {
-    node.teardown()
+    ViewGraphRuntime.asRemoval { node.teardown() }
     forEachNode(under: node) { dirty.remove($0) }
   }
 

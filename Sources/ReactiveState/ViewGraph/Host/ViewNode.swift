@@ -145,7 +145,10 @@ protocol KillableCell: AnyObject {
 }
 
 extension StateCell: KillableCell {
-  func kill() { isLive = false }
+  func kill() {
+    isLive = false
+    endedInRemoval = ViewGraphRuntime.removalInProgress
+  }
 }
 
 /// A reference to a node that reads nil once the node is deallocated, captured by callbacks

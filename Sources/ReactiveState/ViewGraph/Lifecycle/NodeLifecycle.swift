@@ -10,6 +10,20 @@ final class NodeLifecycle {
   var taskID: Any?
   /// Serial of the running task in ``ViewHost/tasks``.
   var taskSerial: Int?
+  /// The owner of the tasks this identity started (one for all, restarts included), told
+  /// when the identity ends.
+  var taskOwner: TaskOwner?
+}
+
+/// What a `.task` knows of the identity that started it: its writes to state that ended in
+/// the same removal are clean-up, dropped without an issue (see `StateCell.set`).
+@MainActor
+final class TaskOwner {
+  /// The removal that ended the identity; 0 while it lives.
+  var endedInRemoval = 0
+
+  /// The owner of the running task, if a `.task` started it (inherited by tasks it creates).
+  @TaskLocal static var current: TaskOwner?
 }
 
 extension ViewNode {
@@ -26,12 +40,9 @@ extension ViewNode {
   func queueEndOfLifeEffects() {
     guard let lifecycle = slots[-2] as? NodeLifecycle else { return }
     if lifecycle.hasAppeared, let disappear = lifecycle.disappear {
-      host.enqueueEffect(.disappear) {
-        ViewGraphRuntime.isRunningEndOfLifeAction = true
-        defer { ViewGraphRuntime.isRunningEndOfLifeAction = false }
-        disappear()
-      }
+      host.enqueueEffect(.disappear, ViewGraphRuntime.endOfLifeAction(disappear))
     }
+    lifecycle.taskOwner?.endedInRemoval = ViewGraphRuntime.removalInProgress
     if let serial = lifecycle.taskSerial {
       lifecycle.taskSerial = nil
       // Effects live in the host's queue and run from its `runEffects()`, so the host outlives

@@ -28,7 +28,11 @@ public struct TaskView<Content: View, ID: Equatable>: View, PrimitiveView {
         guard let node = reference.node, node.isLive else { return }
         let host = node.host
         if let running = node.lifecycle.taskSerial { host.cancelTask(running) }
-        node.lifecycle.taskSerial = host.startTask(priority: priority, action)
+        let owner = node.lifecycle.taskOwner ?? TaskOwner()
+        node.lifecycle.taskOwner = owner
+        node.lifecycle.taskSerial = host.startTask(priority: priority) {
+          await TaskOwner.$current.withValue(owner) { await action() }
+        }
       }
     }
     return [ChildSpec(component: .slot(0), view: content)]

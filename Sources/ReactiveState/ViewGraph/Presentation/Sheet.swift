@@ -80,7 +80,7 @@ final class SheetState: KillableCell {
   func kill() {
     guard shownID != nil else { return }
     beginPresentation(nil)
-    if let onDismiss { host.enqueueEffect(.change, onDismiss) }
+    if let onDismiss { host.enqueueEffect(.change, ViewGraphRuntime.endOfLifeAction(onDismiss)) }
   }
 }
 
