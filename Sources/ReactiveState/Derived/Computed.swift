@@ -17,12 +17,12 @@ import Synchronization
 /// - Glitch-free: in a diamond, a reader never sees a mix of old and new inputs, and each
 ///   derived value recomputes at most once per change.
 /// - Equality cut-off: when a recomputation yields a value equal to the cached one (`==`
-///   for Equatable values, or a custom `isEqual`), nothing downstream re-runs. Observers of
-///   `willSet` are the exception — one-shot `withObservationTracking`, and `.willSet`
-///   events of the options forms delivered at the write: they hear every `willSet` of an
-///   input, before anything is recomputed (their contract is "about to change"). A
-///   one-shot re-armed from its `onChange` fires once per write, as with a computed
-///   property.
+///   for Equatable values, or a custom `isEqual`), nothing downstream re-runs. One-shot
+///   registrations are the exception (`withObservationTracking`, with or without options:
+///   their events mean "an input is about to change" / "an input changed"), and so are
+///   `.willSet` events of continuous observers delivered at the write: they hear every
+///   change of an input, before anything is recomputed. A one-shot re-armed from its
+///   `onChange` fires once per write, as with a computed property.
 /// - Dependencies are re-collected on every computation.
 /// - A throwing derivation caches its error and rethrows it (``get()``) until an input
 ///   changes.
