@@ -65,6 +65,22 @@ extension DerivedNode {
     return nil
   }
 
+  /// Under the graph lock, for an abandoned node: whether an input it is linked to changed
+  /// since it was read. Without upstream links nothing could tell it of a change: true, so
+  /// a dependent is not left waiting for nothing.
+  final func linkedInputChanged() -> Bool {
+    guard var link = firstDependency else { return true }
+    while true {
+      if link.pointee.sourceNode._withUnsafeGuaranteedRef({
+        $0.changedSince(link.pointee.version)
+      }) {
+        return true
+      }
+      guard let next = link.pointee.nextDependency else { return false }
+      link = next
+    }
+  }
+
   /// Links the inputs of the last computation unless another subscriber already did.
   private func linkInputsIfUnlinked() {
     GraphLock.withLock {

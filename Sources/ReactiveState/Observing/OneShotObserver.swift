@@ -231,19 +231,50 @@ enum OneShotInstallation {
     _ list: AccessList, to observer: ReactiveNode, comparingVersions: Bool
   ) -> SourceNode? {
     pass &+= 1
+    func link(_ source: SourceNode, version: UInt64) {
+      guard source.installMark != pass, !source.isDetached else { return }
+      source.installMark = pass
+      ReactiveNode.link(source, to: observer, version: version)
+    }
     for entry in list.entries {
-      entry.source._withUnsafeGuaranteedRef { slot in
-        guard slot.installMark != pass, !slot.isDetached else { return }
-        slot.installMark = pass
-        ReactiveNode.link(slot, to: observer, version: entry.version)
+      entry.source._withUnsafeGuaranteedRef { source in
+        guard let abandoned = abandonedDerivedValue(source) else {
+          return link(source, version: entry.version)
+        }
+        // Nothing keeps it alive once the list lets go: the registration listens to its
+        // inputs, at the versions it read them (its value never changes again).
+        var input = abandoned.firstDependency
+        while let edge = input {
+          edge.pointee.sourceNode._withUnsafeGuaranteedRef {
+            link($0, version: edge.pointee.version)
+          }
+          input = edge.pointee.nextDependency
+        }
       }
     }
     guard comparingVersions else { return nil }
     ReactiveNode.fenceAfterLinking(to: list.entries)
     for entry in list.entries
-    where entry.source._withUnsafeGuaranteedRef({ $0.changedSince(entry.version) }) {
+    where entry.source._withUnsafeGuaranteedRef({ missedChange(of: $0, readAt: entry.version) }) {
       return entry.source.takeUnretainedValue()
     }
     return nil
+  }
+
+  /// Whether `source` changed after it was read at `version` (graph lock).
+  private static func missedChange(of source: SourceNode, readAt version: UInt64) -> Bool {
+    // A derived value its owner let go of after the read (a `Computed` made inside `apply`)
+    // moved its version then, which is no change of its inputs: those are checked instead.
+    guard let abandoned = abandonedDerivedValue(source) else {
+      return source.changedSince(version)
+    }
+    return abandoned.linkedInputChanged()
+  }
+
+  /// `source` if it is a derived value whose owner let go of it (graph lock).
+  private static func abandonedDerivedValue(_ source: SourceNode) -> DerivedNode? {
+    guard source.isDerived else { return nil }
+    let derived = unsafeDowncast(source, to: DerivedNode.self)
+    return derived.passesChangesOn.load(ordering: .relaxed) ? derived : nil
   }
 }
