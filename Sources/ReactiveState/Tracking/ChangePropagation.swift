@@ -92,13 +92,21 @@ enum ChangePropagation {
     GraphLock.unlock()
     if let parked { PropertySlot.runParked(parked, at: event) }
     if event == .willSet {
-      let thread = rs_current_thread()
-      thread.pointee.willset_delivery_depth += 1
-      queue.deliverAll(event, from: source)
-      thread.pointee.willset_delivery_depth -= 1
+      deliveringWillSet { queue.deliverAll(event, from: source) }
     } else {
       queue.deliverAll(event, from: source)
     }
+  }
+
+  /// Runs `deliver` — callbacks of a write's `willSet`, before its store — counted in this
+  /// thread's `willset_delivery_depth` (a one-shot armed meanwhile notes it, see
+  /// `OneShotObserver`).
+  @inline(__always)
+  static func deliveringWillSet(_ deliver: () -> Void) {
+    let thread = rs_current_thread()
+    thread.pointee.willset_delivery_depth += 1
+    deliver()
+    thread.pointee.willset_delivery_depth -= 1
   }
 
   /// Deallocations: one per detached object, so a subscriber reached through several of its

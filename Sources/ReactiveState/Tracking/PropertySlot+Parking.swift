@@ -104,10 +104,7 @@ extension PropertySlot {
     if event == .didSet {
       ContinuousObserver.runParked(registration)
     } else {
-      let thread = rs_current_thread()
-      thread.pointee.willset_delivery_depth += 1
-      OneShotObserver.fireParked(registration)
-      thread.pointee.willset_delivery_depth -= 1
+      ChangePropagation.deliveringWillSet { OneShotObserver.fireParked(registration) }
     }
   }
 

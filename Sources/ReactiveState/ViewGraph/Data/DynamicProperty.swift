@@ -36,10 +36,12 @@ extension InstallableProperty {
     return true
   }
 
-  /// Replaces the property stored at `address` by one with a new link.
-  static func replaceLink(at address: UnsafeMutableRawPointer) {
+  /// Replaces the property stored at `address` by one with a new link, owned by the node
+  /// numbered `serial`.
+  static func replaceLink(at address: UnsafeMutableRawPointer, ownedBy serial: Int) {
     let property = address.assumingMemoryBound(to: Self.self)
     property.pointee = property.pointee.withNewLink()
+    property.pointee.link?.ownerSerial = serial
   }
 
   static func install(at address: UnsafeRawPointer, in node: ViewNode, slot: Int, label: String)
@@ -118,30 +120,30 @@ enum DynamicPropertyInstaller {
     return true
   }
 
-  /// `view` with a new link in every property `plan` finds outside class instances, claimed
-  /// for the node numbered `serial`.
+  /// `view` with a new link, owned by the node numbered `serial`, in every property `plan`
+  /// finds outside class instances.
   private static func copyWithNewLinks(
     _ view: any View, _ plan: DynamicPropertyPlan, for serial: Int
   ) -> any View {
     func copy<V: View>(_ view: V) -> any View {
       var copy = view
       withUnsafeMutableBytes(of: &copy) { bytes in
-        guard let base = bytes.baseAddress else { return }
-        replaceLinks(plan, at: base)
-        _ = claim(plan, at: UnsafeRawPointer(base), for: serial)
+        if let base = bytes.baseAddress { replaceLinks(plan, at: base, ownedBy: serial) }
       }
       return copy
     }
     return copy(view)
   }
 
-  private static func replaceLinks(_ plan: DynamicPropertyPlan, at base: UnsafeMutableRawPointer) {
+  private static func replaceLinks(
+    _ plan: DynamicPropertyPlan, at base: UnsafeMutableRawPointer, ownedBy serial: Int
+  ) {
     for entry in plan.entries {
       switch entry.kind {
       case .installable(let type, _):
-        type.replaceLink(at: base + entry.offset)
+        type.replaceLink(at: base + entry.offset, ownedBy: serial)
       case .nested(let nested):
-        if !nested.isClass { replaceLinks(nested, at: base + entry.offset) }
+        if !nested.isClass { replaceLinks(nested, at: base + entry.offset, ownedBy: serial) }
       }
     }
   }

@@ -285,7 +285,6 @@ public final class ViewHost {
     // observer may be skipped by the equality cut-off of derived values it read.
     let force = newInput || cause == .mount || cause == .parentInput
     if let primitiveType = node.info.primitive {
-      let primitive = primitiveType.unbox(node.view)
       if cause != .mount, cause != .parentInput {
         // A built-in view's own reads invalidated it (a control's binding, a ForEach row
         // closure): log it, though it has no body to count.
@@ -293,8 +292,7 @@ public final class ViewHost {
           UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
       }
       if node.info.expandsWithoutReads {
-        node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
-        specs = primitive.makeChildren(node)
+        specs = expand(primitiveType.unbox(node.view), of: node)
       } else {
         specs = tracked(node, force: force, .expansion)
       }
@@ -344,10 +342,7 @@ public final class ViewHost {
     switch run {
     case .expansion:
       guard let primitive = node.info.primitive?.unbox(node.view) else { return [] }
-      // Inside the scope: a modifier that writes into an inherited value (`\.theme.size`)
-      // reads it, and must update its own value when the inherited one changes.
-      node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
-      return primitive.makeChildren(node)
+      return expand(primitive, of: node)
     case .body(var cause):
       // A change made off the main actor arrives without a cause; the event names it.
       if cause == .unknownProperty, let keyPath = event.keyPath {
@@ -357,6 +352,15 @@ public final class ViewHost {
       for cell in node.environmentObjectCells { _ = cell.value }
       return [ChildSpec(component: .slot(0), view: evaluateBody(node.view))]
     }
+  }
+
+  /// Expands the built-in view `primitive` of `node`: its children's environment, then its
+  /// children. Inside the node's tracking scope when it has one: a modifier that writes into
+  /// an inherited value (`\.theme.size`) reads it, and must update its own value when the
+  /// inherited one changes.
+  private func expand(_ primitive: any PrimitiveView, of node: ViewNode) -> [ChildSpec] {
+    node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
+    return primitive.makeChildren(node)
   }
 
   private struct ChildKey: Hashable {
