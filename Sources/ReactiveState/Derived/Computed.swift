@@ -40,6 +40,11 @@ import Synchronization
 ///   later change of its inputs still reaches its dependents, which then recompute and stop
 ///   reading it. Unobserved, a value whose derivation reads such a temporary recomputes on
 ///   every read: keep derived values outside the derivations that read them.
+/// - A pending one-shot registration (`withObservationTracking`) over a derived value that
+///   goes away — one made inside `apply`, or released after it — listens to that value's
+///   inputs from then on, as a registration over a computed property listens to what it
+///   reads: a later change of an input fires it, and it ends without a call when those
+///   inputs' objects are gone.
 /// - Thread-safe: computations of one value are serialised; reads from several threads see
 ///   a consistent value.
 /// - Bringing a value up to date, subscribing it and releasing it take constant stack space

@@ -263,6 +263,15 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     return false
   }
 
+  /// An abandoned value takes over the inputs of an abandoned input that goes away (a
+  /// temporary value made inside its derivation), so their changes still pass on through it.
+  /// Its dependency list needs the compute lock: skipped when another thread holds it.
+  override func takesOverInputsOfDepartingDerivedValue() -> Bool {
+    passesChangesOn.load(ordering: .relaxed) && computeLock.tryLock()
+  }
+
+  override func finishTakingOverInputs() { computeLock.unlock() }
+
   /// The last subscriber went away (graph lock). The upstream links stay through the next
   /// ``lingeringLimit`` changes of an input, so a subscriber that comes back meanwhile — a
   /// dynamic dependency switching back and forth, a one-shot re-armed after it fired — finds

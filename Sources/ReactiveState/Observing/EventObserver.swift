@@ -157,6 +157,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     return written.toOpaque()
   }
 
+  override func takesOverInputsOfDepartingDerivedValue() -> Bool { !isFinished }
+
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
     guard !isFinished else { return false }
     // One delivery per deallocated object, however many of its properties were tracked

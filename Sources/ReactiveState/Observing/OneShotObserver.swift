@@ -179,6 +179,8 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     return true
   }
 
+  override func takesOverInputsOfDepartingDerivedValue() -> Bool { !isFinished }
+
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
     // 6.3.1 parity: a pending observer is released without a call once nothing it observes
     // is alive any more.
@@ -231,24 +233,14 @@ enum OneShotInstallation {
     _ list: AccessList, to observer: ReactiveNode, comparingVersions: Bool
   ) -> SourceNode? {
     pass &+= 1
-    func link(_ source: SourceNode, version: UInt64) {
-      guard source.installMark != pass, !source.isDetached else { return }
-      source.installMark = pass
-      ReactiveNode.link(source, to: observer, version: version)
-    }
     for entry in list.entries {
       entry.source._withUnsafeGuaranteedRef { source in
-        guard let abandoned = abandonedDerivedValue(source) else {
-          return link(source, version: entry.version)
-        }
-        // Nothing keeps it alive once the list lets go: the registration listens to its
-        // inputs, at the versions it read them (its value never changes again).
-        var input = abandoned.firstDependency
-        while let edge = input {
-          edge.pointee.sourceNode._withUnsafeGuaranteedRef {
-            link($0, version: edge.pointee.version)
-          }
-          input = edge.pointee.nextDependency
+        if let abandoned = abandonedDerivedValue(source) {
+          // Nothing keeps it alive once the list lets go: the registration listens to its
+          // inputs, at the versions it read them (its value never changes again).
+          linkInputs(of: abandoned, to: observer)
+        } else {
+          linkOnce(source, to: observer, version: entry.version)
         }
       }
     }
@@ -259,6 +251,60 @@ enum OneShotInstallation {
       return entry.source.takeUnretainedValue()
     }
     return nil
+  }
+
+  /// Under the graph lock, as the abandoned derived value `node` goes away: each pending
+  /// one-shot registration over it — directly, or through other abandoned values — listens
+  /// to its inputs instead, at the versions it read them: a later change of those still
+  /// reaches it, as a change of what a computed property reads reaches the toolchain's
+  /// registrations. (A change before this passed on through the value and has fired it
+  /// already.) Its link to the value goes, so it hears of no deinitialisation — the value
+  /// is no observed object — unless it has nothing else to listen to.
+  static func handOverSubscribers(of node: DerivedNode) {
+    var next = node.firstSubscriber
+    while let link = next {
+      next = link.pointee.nextSubscriber
+      GraphLockPins.pin(link.pointee.subscriberNode)
+      link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
+        guard subscriber.takesOverInputsOfDepartingDerivedValue() else { return }
+        pass &+= 1
+        var own = subscriber.firstDependency
+        while let edge = own {
+          own = edge.pointee.nextDependency
+          guard edge.pointee.previousSubscriber != edge else { continue }
+          edge.pointee.sourceNode._withUnsafeGuaranteedRef { $0.installMark = pass }
+        }
+        linkInputs(of: node, to: subscriber)
+        // With nothing else to listen to (the value was unlinked: its inputs are gone, or
+        // its reader only listens for deallocations), it hears of the departure instead.
+        if subscriber.firstDependency != link || subscriber.lastDependency != link {
+          ReactiveNode.unlink(link)
+        }
+        subscriber.finishTakingOverInputs()
+      }
+    }
+  }
+
+  /// Under the graph lock: links `observer` to the live inputs `node` is linked to, at the
+  /// versions it read them, skipping sources already linked in this pass.
+  private static func linkInputs(of node: DerivedNode, to observer: ReactiveNode) {
+    var input = node.firstDependency
+    while let edge = input {
+      input = edge.pointee.nextDependency
+      // A link detached from its source's side may name a freed source.
+      guard edge.pointee.previousSubscriber != edge else { continue }
+      edge.pointee.sourceNode._withUnsafeGuaranteedRef {
+        linkOnce($0, to: observer, version: edge.pointee.version)
+      }
+    }
+  }
+
+  /// Under the graph lock: links `source` to `observer` unless it is gone or was linked in
+  /// this pass.
+  private static func linkOnce(_ source: SourceNode, to observer: ReactiveNode, version: UInt64) {
+    guard source.installMark != pass, !source.isDetached else { return }
+    source.installMark = pass
+    ReactiveNode.link(source, to: observer, version: version)
   }
 
   /// Whether `source` changed after it was read at `version` (graph lock).

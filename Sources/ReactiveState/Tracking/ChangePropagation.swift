@@ -144,11 +144,15 @@ enum ChangePropagation {
     queue.deliverAll(.deinitialized, from: head)
   }
 
-  /// Detaches a deallocating derived value from its subscribers and its inputs.
+  /// Detaches a deallocating derived value from its subscribers and its inputs; pending
+  /// one-shot registrations over it listen to its inputs from then on.
   static func detachSubscribers(of node: DerivedNode) {
     var queue = DeliveryQueue()
     GraphLock.lock()
     detachPass &+= 1
+    if node.passesChangesOn.load(ordering: .relaxed) {
+      OneShotInstallation.handOverSubscribers(of: node)
+    }
     detachLinks(of: node, into: &queue)
     node.unlinkAllDependencies()
     GraphLock.unlock()

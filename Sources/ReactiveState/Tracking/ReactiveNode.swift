@@ -62,6 +62,16 @@ class ReactiveNode: @unchecked Sendable {
   /// Return true to be queued for delivery of `.deinitialized`.
   func sourceWillDeinitialize(_ link: LinkPointer) -> Bool { false }
 
+  /// Under the graph lock, as an abandoned derived value this node depends on goes away:
+  /// whether the node listens to that value's inputs instead — a waiting one-shot
+  /// registration, which keeps nothing it observes alive, or another abandoned derived value,
+  /// which passes changes on to such registrations. Otherwise it hears of the departure as of
+  /// a deinitialised source. True obliges the caller to call ``finishTakingOverInputs()``.
+  func takesOverInputsOfDepartingDerivedValue() -> Bool { false }
+
+  /// Ends what ``takesOverInputsOfDepartingDerivedValue()`` began (graph lock).
+  func finishTakingOverInputs() {}
+
   /// Called without the lock, once per queued `receive` that returned true.
   func deliver(_ event: SourceEvent, from source: SourceNode) {}
 

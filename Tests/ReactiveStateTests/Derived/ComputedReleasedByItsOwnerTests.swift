@@ -41,6 +41,21 @@ import Testing
     #expect(log.value == ["willSet", "didSet"])
   }
 
+  /// A temporary value made inside another temporary one's derivation: the registration
+  /// still waits for a change of what the inner one read.
+  @Test func aOneShotOverNestedTemporaryComputedsWaitsForAChangeOfTheirInputs() {
+    let model = HandModel()
+    let fired = Box(0)
+    ReactiveState.withObservationTracking {
+      _ = Computed { Computed { model.a }.value + model.b }.value
+    } onChange: {
+      fired.value += 1
+    }
+    #expect(fired.value == 0, "nothing changed yet")
+    model.a = 1
+    #expect(fired.value == 1)
+  }
+
   /// Re-arming from `onChange` fires once per write (it recursed at once, with no write).
   @Test func aOneShotReArmedOverATemporaryComputedFiresOncePerWrite() {
     let model = HandModel()
@@ -61,10 +76,16 @@ import Testing
     #expect(fired.value == 2)
   }
 
-  /// The model is alive: a change of an input should reach the registration. Open defect:
-  /// links do not keep their sources alive, so the released value ends the registration
-  /// without a call (this test reports an unexpected pass once that is fixed).
+  /// The model is alive: a change of an input reaches the registration, as a change of what
+  /// the oracle's computed property reads does.
   @Test func aOneShotOverAComputedReleasedAfterApplyStillFires() {
+    let oracle = OracleModel()
+    let oracleFired = Box(0)
+    Observation.withObservationTracking {
+      _ = oracle.sum
+    } onChange: {
+      oracleFired.value += 1
+    }
     let model = HandModel()
     var sum: Computed<Int>? = Computed { model.a + model.b }
     let fired = Box(0)
@@ -74,9 +95,151 @@ import Testing
       fired.value += 1
     }
     sum = nil
+    #expect(fired.value == 0, "releasing the value is no change")
+    oracle.b = 1
+    model.b = 1
+    #expect(oracleFired.value == 1)
+    #expect(fired.value == oracleFired.value)
     model.a = 1
-    withKnownIssue("the released Computed ends the registration without a call") {
-      #expect(fired.value == 1)
+    #expect(fired.value == 1, "a one-shot fires once")
+  }
+
+  /// An input also read directly is listened to once: the write fires the registration once.
+  @Test func anInputReadBothWaysFiresOnceAfterTheValueIsReleased() {
+    let model = HandModel()
+    var doubled: Computed<Int>? = Computed { model.a * 2 }
+    let fired = Box(0)
+    ReactiveState.withObservationTracking {
+      _ = model.a
+      _ = doubled?.value
+    } onChange: {
+      fired.value += 1
     }
+    doubled = nil
+    model.a = 1
+    #expect(fired.value == 1)
+  }
+
+  /// A chain released at once (the outer value held the inner one): the registration ends up
+  /// on the model's properties.
+  @Test func aOneShotOverAReleasedChainFiresOnAChangeAtItsRoot() {
+    let model = HandModel()
+    let inner = Computed { model.a + 1 }
+    var outer: Computed<Int>? = Computed { inner.value * 10 }
+    let fired = Box(0)
+    ReactiveState.withObservationTracking {
+      _ = outer?.value
+    } onChange: {
+      fired.value += 1
+    }
+    outer = nil
+    model.b = 1
+    #expect(fired.value == 0, "b is not read")
+    model.a = 1
+    #expect(fired.value == 1)
+  }
+
+  /// The options form hears both events of the change, and no `.deinit` for the value (it is
+  /// no observed object); the model's own deallocation still delivers one.
+  @Test func theOptionsFormOverAReleasedComputedDeliversTheChangeAndNoValueDeinit() {
+    var model: HandModel? = HandModel()
+    var sum: Computed<Int>? = Computed { [model] in model!.a + model!.b }
+    let log = Box<[String]>([])
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet, .deinit]) {
+      _ = sum?.value
+    } onChange: { event in
+      log.value.append("\(event.kind)")
+    }
+    sum = nil
+    #expect(log.value.isEmpty)
+    model!.a = 1
+    #expect(log.value == ["willSet", "didSet"])
+    let deinitOnly = Box<[String]>([])
+    sum = Computed { [model] in model!.a }
+    ReactiveState.withObservationTracking(options: .deinit) {
+      _ = sum?.value
+    } onChange: { event in
+      deinitOnly.value.append("\(event.kind)")
+    }
+    sum = nil
+    #expect(deinitOnly.value.isEmpty)
+    model = nil
+    #expect(deinitOnly.value == ["deinit"])
+  }
+
+  /// Once the model goes too, the registration ends without a call and lets go of its
+  /// closure (nothing it observes is alive).
+  @Test func theRegistrationEndsWhenTheModelGoesAfterTheValue() {
+    final class Captured: Sendable {}
+    weak var weakCaptured: Captured?
+    var model: HandModel? = HandModel()
+    var sum: Computed<Int>? = Computed { [model] in model!.a + model!.b }
+    let fired = Box(0)
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      ReactiveState.withObservationTracking {
+        _ = sum?.value
+      } onChange: {
+        _ = captured
+        fired.value += 1
+      }
+    }
+    sum = nil
+    #expect(weakCaptured != nil, "the registration still waits")
+    model = nil
+    #expect(weakCaptured == nil)
+    #expect(fired.value == 0)
+  }
+}
+
+/// The release racing writes on other threads: no registration is lost or fired twice.
+@Suite struct ComputedReleasedWhileWritesLandTests {
+  @Test func everyRegistrationOverAReleasedComputedFiresExactlyOnce() {
+    let model = HandModel()
+    let perArmer = 2_000
+    let fires = (0..<2).map { _ in (0..<perArmer).map { _ in AtomicCounter() } }
+    let didSets = (0..<2).map { _ in (0..<perArmer).map { _ in AtomicCounter() } }
+    let closures = (0..<2).map { _ in (0..<perArmer).map { _ in CanaryWatch() } }
+    let workers = (0..<3).map { _ in WorkerThread() }
+    let armersDone = AtomicCounter()
+    workers[0].run {
+      var round = 0
+      while armersDone.value < 2 {
+        model.a = round % 7
+        round += 1
+      }
+    }
+    for armer in 0..<2 {
+      workers[armer + 1].run {
+        for index in 0..<perArmer {
+          var sum: Computed<Int>? = Computed { model.a + model.b }
+          let canary = Canary()
+          closures[armer][index].canary = canary
+          ReactiveState.withObservationTracking {
+            _ = sum?.value
+          } onChange: {
+            _ = canary
+            fires[armer][index].increment()
+          }
+          ReactiveState.withObservationTracking(options: .didSet) {
+            _ = sum?.value
+          } onChange: { _ in
+            _ = canary
+            didSets[armer][index].increment()
+          }
+          sum = nil
+        }
+        armersDone.increment()
+      }
+    }
+    for worker in workers { worker.wait() }
+    for worker in workers { worker.stop() }
+    // Quiescent: one more change reaches whatever still waits.
+    model.b = -1
+    let counts = (fires + didSets).flatMap { $0.map(\.value) }
+    let callsPerRegistration = Dictionary(grouping: counts) { $0 }.mapValues(\.count)
+    #expect(callsPerRegistration == [1: counts.count], "registrations by number of calls")
+    #expect(closures.joined().filter(\.isAlive).isEmpty, "ended registrations let go")
   }
 }
