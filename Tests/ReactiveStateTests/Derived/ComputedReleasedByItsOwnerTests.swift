@@ -196,7 +196,7 @@ import Testing
 /// The release racing writes on other threads: no registration is lost or fired twice.
 @Suite struct ComputedReleasedWhileWritesLandTests {
   @Test func everyRegistrationOverAReleasedComputedFiresExactlyOnce() {
-    let model = HandModel()
+    let model = LockedTriple()
     let perArmer = 2_000
     let fires = (0..<2).map { _ in (0..<perArmer).map { _ in AtomicCounter() } }
     let didSets = (0..<2).map { _ in (0..<perArmer).map { _ in AtomicCounter() } }
@@ -206,14 +206,14 @@ import Testing
     workers[0].run {
       var round = 0
       while armersDone.value < 2 {
-        model.a = round % 7
+        model[0] = round % 7
         round += 1
       }
     }
     for armer in 0..<2 {
       workers[armer + 1].run {
         for index in 0..<perArmer {
-          var sum: Computed<Int>? = Computed { model.a + model.b }
+          var sum: Computed<Int>? = Computed { model[0] + model[1] }
           let canary = Canary()
           closures[armer][index].canary = canary
           ReactiveState.withObservationTracking {
@@ -236,7 +236,7 @@ import Testing
     for worker in workers { worker.wait() }
     for worker in workers { worker.stop() }
     // Quiescent: one more change reaches whatever still waits.
-    model.b = -1
+    model[1] = -1
     let counts = (fires + didSets).flatMap { $0.map(\.value) }
     let callsPerRegistration = Dictionary(grouping: counts) { $0 }.mapValues(\.count)
     #expect(callsPerRegistration == [1: counts.count], "registrations by number of calls")
