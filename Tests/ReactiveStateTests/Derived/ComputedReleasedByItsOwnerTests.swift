@@ -104,19 +104,22 @@ import Testing
     #expect(fired.value == 1, "a one-shot fires once")
   }
 
-  /// An input also read directly is listened to once: the write fires the registration once.
-  @Test func anInputReadBothWaysFiresOnceAfterTheValueIsReleased() {
+  /// A registration that also read a property directly keeps listening to what the released
+  /// value read (it used to keep only its direct read).
+  @Test func aRegistrationWithOtherReadsStillHearsTheReleasedValuesInputs() {
     let model = HandModel()
-    var doubled: Computed<Int>? = Computed { model.a * 2 }
+    var doubledB: Computed<Int>? = Computed { model.b * 2 }
     let fired = Box(0)
     ReactiveState.withObservationTracking {
       _ = model.a
-      _ = doubled?.value
+      _ = doubledB?.value
     } onChange: {
       fired.value += 1
     }
-    doubled = nil
-    model.a = 1
+    doubledB = nil
+    model.c = 1
+    #expect(fired.value == 0, "c is not read")
+    model.b = 1
     #expect(fired.value == 1)
   }
 
