@@ -44,7 +44,8 @@ import Synchronization
 ///   goes away — one made inside `apply`, or released after it — listens to that value's
 ///   inputs from then on, as a registration over a computed property listens to what it
 ///   reads: a later change of an input fires it, and it ends without a call when those
-///   inputs' objects are gone.
+///   inputs' objects are gone. The value's own release is no `.deinit` event; an object read
+///   only through it and deallocated before it is reported when it goes.
 /// - Thread-safe: computations of one value are serialised; reads from several threads see
 ///   a consistent value.
 /// - Bringing a value up to date, subscribing it and releasing it take constant stack space

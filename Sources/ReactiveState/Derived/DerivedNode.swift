@@ -60,10 +60,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) final var linksInputs = false
   /// The node lost its last subscriber but keeps its upstream links for a while, counting
   /// the changes that reach it meanwhile (graph lock; see ``noteOrphaned()``).
-  @exclusivity(unchecked) private var isLingering = false
-  @exclusivity(unchecked) private var lingeringChanges: UInt8 = 0
+  @exclusivity(unchecked) final var isLingering = false
+  @exclusivity(unchecked) final var lingeringChanges: UInt8 = 0
+  /// The worklist link of the orphans whose lingering ended (see `DerivedNode+Lingering.swift`).
+  @exclusivity(unchecked) final var nextExpired: Unmanaged<DerivedNode>?
   /// How many changes of its inputs an orphan keeps its upstream links through.
-  private static let lingeringLimit: UInt8 = 2
+  static let lingeringLimit: UInt8 = 2
   /// The thread refreshing the node right now — checking its inputs or computing it — for
   /// cycle detection, 0 when none: the address of its thread-local state, unique among
   /// running threads and cheaper to get than a serial.
@@ -244,7 +246,24 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// `nextToWalk`: an update can happen during a walk, when a one-shot that fires unlinks).
   @exclusivity(unchecked) private var nextInterestUpdate: Unmanaged<DerivedNode>?
 
+  /// The deallocation pass in which an object this value read — directly or through other
+  /// derived values — last went away while linked to it; 0 when none did (graph lock). A
+  /// registration that read the object only through this value hears of it when the value
+  /// goes (see ``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``).
+  @exclusivity(unchecked) final var objectsGoneInPass: UInt64 = 0
+
+  override func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGoneInPass pass: UInt64)
+    -> DerivedValueDeparture
+  {
+    objectsGoneInPass = max(objectsGoneInPass, pass)
+    _ = sourceWillDeinitialize(link)
+    return .none
+  }
+
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
+    if !link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived }) {
+      objectsGoneInPass = ChangePropagation.detachPass
+    }
     // A source that goes away during this thread's own refresh of the node — an input the
     // computation replaced and released (an abandoned derived value), an object the
     // derivation created and dropped — leaves the value being computed valid. Marking it
@@ -271,76 +290,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   }
 
   override func finishTakingOverInputs() { computeLock.unlock() }
-
-  /// The last subscriber went away (graph lock). The upstream links stay through the next
-  /// ``lingeringLimit`` changes of an input, so a subscriber that comes back meanwhile — a
-  /// dynamic dependency switching back and forth, a one-shot re-armed after it fired — finds
-  /// them in place instead of unlinking and relinking every time; the change after that
-  /// drops them. A recomputation with no subscriber drops them at once (an unobserved
-  /// computation links nothing).
-  final func noteOrphaned() {
-    guard firstSubscriber == nil, !isUnlinked.load(ordering: .relaxed) else { return }
-    isLingering = true
-    lingeringChanges = 0
-  }
-
-  /// A change reached a lingering orphan (graph lock, inside a walk): at the last change it
-  /// lingers through, unless a subscriber came back, it is queued to drop its upstream links
-  /// when the walk is over (see ``dropExpiredOrphans()``).
-  @inline(never)
-  private func lingerThroughChange() {
-    guard firstSubscriber == nil else {
-      isLingering = false
-      return
-    }
-    lingeringChanges += 1
-    guard lingeringChanges >= Self.lingeringLimit else { return }
-    isLingering = false
-    nextExpired = Self.expiredOrphans
-    Self.expiredOrphans = .passUnretained(self)
-  }
-
-  /// Orphans whose lingering ended during the current walk, and their worklist link (graph
-  /// lock). Unretained: a node's deinitialiser takes the graph lock, so a queued node stays
-  /// valid until the walk's critical section ends, and that is when the queue is drained.
-  nonisolated(unsafe) private static var expiredOrphans: Unmanaged<DerivedNode>?
-  @exclusivity(unchecked) private var nextExpired: Unmanaged<DerivedNode>?
-
-  /// After a walk, still under the graph lock: the orphans whose lingering ended drop their
-  /// upstream links. Not during the walk, which may be iterating the very subscriber list one
-  /// of those links is on.
-  @inline(__always)
-  static func dropExpiredOrphans() {
-    if expiredOrphans != nil { dropExpiredOrphanList() }
-  }
-
-  private static func dropExpiredOrphanList() {
-    while let next = expiredOrphans {
-      next._withUnsafeGuaranteedRef { orphan in
-        expiredOrphans = orphan.nextExpired
-        orphan.nextExpired = nil
-        orphan.dropUpstream()
-      }
-    }
-  }
-
-  /// Drops upstream links now (graph lock). When another thread holds the compute lock, the
-  /// flag makes that holder do it when it releases the lock.
-  private func dropUpstream() {
-    hasPendingOrphanCheck.store(true, ordering: .sequentiallyConsistent)
-    guard computeLock.tryLock() else { return }
-    dropUpstreamIfOrphaned()
-    computeLock.unlock()
-  }
-
-  /// Graph and compute locks held: drops the upstream links if nothing subscribes any more.
-  private func dropUpstreamIfOrphaned() {
-    hasPendingOrphanCheck.store(false, ordering: .relaxed)
-    guard firstSubscriber == nil, !isUnlinked.load(ordering: .relaxed) else { return }
-    unlinkAllDependencies()
-    isUnlinked.store(true, ordering: .releasing)
-    freshness.store(Self.stale, ordering: .sequentiallyConsistent)
-  }
 
   /// Releases the compute lock, then performs an orphan check deferred to this holder and
   /// drops the object a computation held (see ``heldUntilUnlocked``).

@@ -16,6 +16,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   private let onChange: @Sendable (ObservationTracking.Event) -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
+  /// It listens to the inputs of a derived value that went away (graph lock): a `didSet`
+  /// from them counts as a derived value's does (see ``receive(_:from:)``).
+  @exclusivity(unchecked) private var tookOverDerivedInputs = false
   /// The property whose mutation is being delivered (between its willSet and didSet), also
   /// when the registration heard of it through a derived value. Identity only (never
   /// dereferenced or retained).
@@ -111,7 +114,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .didSet:
       // Also a derived value's `didSet` for a change whose `willSet` this registration missed
       // (it linked while the write was in flight, after the `willSet` walk): delivered late
-      // rather than lost, as for one-shot registrations.
+      // rather than lost, as for one-shot registrations — also once the derived value went
+      // away and the registration listens to its inputs instead.
       if mutatingSlot != nil {
         let isAwaitedMutation = writesMutatingSlot(source)
         guard isAwaitedMutation, nestedWrites == 0 else {
@@ -123,7 +127,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
           return false
         }
       } else {
-        guard mutationsAreEvents, link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
+        guard mutationsAreEvents,
+          tookOverDerivedInputs
+            || link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
         else { return false }
       }
       finishForDelivery()
@@ -157,19 +163,43 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     return written.toOpaque()
   }
 
-  override func takesOverInputsOfDepartingDerivedValue() -> Bool { !isFinished }
+  override func takesOverInputsOfDepartingDerivedValue() -> Bool {
+    guard !isFinished else { return false }
+    tookOverDerivedInputs = true
+    return true
+  }
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
     guard !isFinished else { return false }
-    // One delivery per deallocated object, however many of its properties were tracked
-    // (queueing twice would deliver `.deinit` twice and unbalance the queue's retains).
-    let alreadyQueued = deinitQueuedPass == ChangePropagation.detachPass
     if firstDependency == link && lastDependency == link {
       finishForDelivery()
     } else if !options.contains(.deinit) {
       return false
     }
-    if alreadyQueued { return false }
+    return queueDeinitOncePerObject()
+  }
+
+  override func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGoneInPass pass: UInt64)
+    -> DerivedValueDeparture
+  {
+    guard !isFinished else { return .none }
+    // The value itself is no observed object. Objects read through it that went before it
+    // went unheard here (the registration was linked to the value, not to them), unless one
+    // was also read directly and reported then, in the same deallocation pass.
+    let reports = options.contains(.deinit) && pass != 0 && pass != deinitQueuedPass
+    if reports { deinitQueuedPass = pass }
+    guard firstDependency == link && lastDependency == link else {
+      return reports ? .deallocation : .none
+    }
+    finishForDelivery()
+    return reports ? .deallocation : .silentEnd
+  }
+
+  /// Under the lock: whether to queue a `.deinit` delivery for the object being detached —
+  /// once, however many of its properties this registration reaches (queueing twice would
+  /// deliver `.deinit` twice and unbalance the queue's retains).
+  private func queueDeinitOncePerObject() -> Bool {
+    guard deinitQueuedPass != ChangePropagation.detachPass else { return false }
     deinitQueuedPass = ChangePropagation.detachPass
     return true
   }
@@ -184,7 +214,11 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       // `willSet` was missed (see `receive`): it is reported as that `willSet`, late.
       (kind, requested) =
         options.contains(.didSet) ? (.didSet, true) : (.willSet, options.contains(.willSet))
-    case .deinitialized: (kind, requested) = (.deinit, options.contains(.deinit))
+    case .deinitialized:
+      // The stand-in for a derived value that went and left nothing to report: the
+      // registration just ends.
+      let isEvent = source !== DependencyLink.silentlyDepartedSource
+      (kind, requested) = (.deinit, isEvent && options.contains(.deinit))
     }
     if requested {
       let keyPath = kind == .deinit ? nil : source.changeKeyPath

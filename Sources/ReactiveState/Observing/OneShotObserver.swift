@@ -17,6 +17,10 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   private var onChange: @Sendable () -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
+  /// It listens to the inputs of a derived value that went away (graph lock): a `didSet`
+  /// from them is a change it did not hear announced, as a derived value's `didSet` is (see
+  /// ``receive(_:from:)``). Beside `isFinished`, in what was padding.
+  @exclusivity(unchecked) private var tookOverDerivedInputs = false
   /// The tag of the thread that armed this registration from a `willSet` callback — a
   /// callback of a write still in flight there (`onChange` re-arming, say) — until a
   /// `didSet` on that thread reaches it (graph lock after installation); 0 otherwise. See
@@ -109,6 +113,8 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
       thread.pointee.observer_pool_count -= 1
       observer.nextQueued = nil
       observer.isFinished = false
+      observer.tookOverDerivedInputs = false
+      observer.interest = .willSet
       observer.armedDuringWillSetOn = armedDuringWillSetOn
       observer.onChange = onChange
     }
@@ -159,10 +165,13 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     // A derived value's `didSet` that finds this registration unfired: it linked while the
     // write was in flight, after the `willSet` walk (or the writer saw no `willSet` listener
     // upstream yet), and its install check found the derived value not yet invalidated. The
-    // change is delivered late rather than lost.
+    // change is delivered late rather than lost — also once the derived value went away and
+    // the registration listens to its inputs instead.
     guard
       event == .willSet
-        || (event == .didSet && link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived }),
+        || (event == .didSet
+          && (tookOverDerivedInputs
+            || link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived })),
       !isFinished
     else { return false }
     if event == .didSet, armedDuringWillSetOn != 0,
@@ -179,7 +188,22 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     return true
   }
 
-  override func takesOverInputsOfDepartingDerivedValue() -> Bool { !isFinished }
+  override func takesOverInputsOfDepartingDerivedValue() -> Bool {
+    guard !isFinished else { return false }
+    if !tookOverDerivedInputs {
+      tookOverDerivedInputs = true
+      // It now listens for the `didSet`s the derived value passed on (a write's `didSet`
+      // walks only where someone listens): counted on the links it has, as on the new ones.
+      interest.insert(.didSet)
+      var link = firstDependency
+      while let edge = link {
+        link = edge.pointee.nextDependency
+        guard edge.pointee.previousSubscriber != edge else { continue }
+        edge.pointee.sourceNode._withUnsafeGuaranteedRef { $0.addListener(.didSet) }
+      }
+    }
+    return true
+  }
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
     // 6.3.1 parity: a pending observer is released without a call once nothing it observes
@@ -257,9 +281,12 @@ enum OneShotInstallation {
   /// one-shot registration over it — directly, or through other abandoned values — listens
   /// to its inputs instead, at the versions it read them: a later change of those still
   /// reaches it, as a change of what a computed property reads reaches the toolchain's
-  /// registrations. (A change before this passed on through the value and has fired it
-  /// already.) Its link to the value goes, so it hears of no deinitialisation — the value
-  /// is no observed object — unless it has nothing else to listen to.
+  /// registrations. A change announced before this passed on through the value and has fired
+  /// it already; one whose `willSet` came before the value read it (a write in flight) ends
+  /// with a `didSet` that the registration now takes from the input itself. The value's
+  /// departure then reaches it as usual
+  /// (``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``): a registration
+  /// ends there only when it has nothing else to listen to.
   static func handOverSubscribers(of node: DerivedNode) {
     var next = node.firstSubscriber
     while let link = next {
@@ -267,20 +294,29 @@ enum OneShotInstallation {
       GraphLockPins.pin(link.pointee.subscriberNode)
       link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
         guard subscriber.takesOverInputsOfDepartingDerivedValue() else { return }
-        pass &+= 1
-        var own = subscriber.firstDependency
-        while let edge = own {
-          own = edge.pointee.nextDependency
-          guard edge.pointee.previousSubscriber != edge else { continue }
-          edge.pointee.sourceNode._withUnsafeGuaranteedRef { $0.installMark = pass }
-        }
-        linkInputs(of: node, to: subscriber)
-        // With nothing else to listen to (the value was unlinked: its inputs are gone, or
-        // its reader only listens for deallocations), it hears of the departure instead.
-        if subscriber.firstDependency != link || subscriber.lastDependency != link {
-          ReactiveNode.unlink(link)
-        }
+        adoptInputs(of: node, into: subscriber)
         subscriber.finishTakingOverInputs()
+      }
+    }
+  }
+
+  /// Under the graph lock: links `subscriber` to the live inputs of `node`, at the versions it
+  /// read them. In constant time per input, whatever `subscriber` already reads: a source
+  /// whose latest link is already the subscriber's (the values released one after another
+  /// read it too) is skipped, and any other duplicate is harmless — every subscriber that
+  /// takes over reacts once per change however many of its links carry it, and counts each
+  /// link's interest where it is linked.
+  private static func adoptInputs(of node: DerivedNode, into subscriber: ReactiveNode) {
+    let identity = Unmanaged.passUnretained(subscriber).toOpaque()
+    var input = node.firstDependency
+    while let edge = input {
+      input = edge.pointee.nextDependency
+      guard edge.pointee.previousSubscriber != edge else { continue }
+      edge.pointee.sourceNode._withUnsafeGuaranteedRef { source in
+        guard !source.isDetached,
+          source.lastSubscriber?.pointee.subscriberNode.toOpaque() != identity
+        else { return }
+        ReactiveNode.link(source, to: subscriber, version: edge.pointee.version)
       }
     }
   }

@@ -130,7 +130,9 @@ enum ChangePropagation {
     detachPass &+= 1
     var slot: PropertySlot? = head
     while let current = slot {
-      detachLinks(of: current, into: &queue)
+      detachLinks(of: current) { subscriber, link in
+        if subscriber.sourceWillDeinitialize(link) { queue.append(subscriber) }
+      }
       current.wideIndex = nil  // the head's index refers to the head itself
       slot = current.next
     }
@@ -147,31 +149,40 @@ enum ChangePropagation {
   /// Detaches a deallocating derived value from its subscribers and its inputs; pending
   /// one-shot registrations over it listen to its inputs from then on.
   static func detachSubscribers(of node: DerivedNode) {
-    var queue = DeliveryQueue()
+    var deallocations = DeliveryQueue()
+    var silentEnds = DeliveryQueue()
     GraphLock.lock()
     detachPass &+= 1
     if node.passesChangesOn.load(ordering: .relaxed) {
       OneShotInstallation.handOverSubscribers(of: node)
     }
-    detachLinks(of: node, into: &queue)
+    let objectsGone = node.objectsGoneInPass
+    detachLinks(of: node) { subscriber, link in
+      switch subscriber.derivedValueWillDeinitialize(link, objectsGoneInPass: objectsGone) {
+      case .none: break
+      case .deallocation: deallocations.append(subscriber)
+      case .silentEnd: silentEnds.append(subscriber)
+      }
+    }
     node.unlinkAllDependencies()
     GraphLock.unlock()
-    // The node itself is being deinitialised: events name a stand-in source.
-    queue.deliverAll(.deinitialized, from: DependencyLink.departedSource)
+    // The node itself is being deinitialised: deliveries name stand-in sources.
+    deallocations.deliverAll(.deinitialized, from: DependencyLink.departedSource)
+    silentEnds.deliverAll(.deinitialized, from: DependencyLink.silentlyDepartedSource)
   }
 
-  /// Under the graph lock: removes every subscriber link of `source`, queueing subscribers
-  /// that want a `.deinitialized` delivery.
-  private static func detachLinks(of source: SourceNode, into queue: inout DeliveryQueue) {
+  /// Under the graph lock: removes every subscriber link of `source`, after `visit` told
+  /// each subscriber (and queued those that want a delivery).
+  private static func detachLinks(
+    of source: SourceNode, _ visit: (ReactiveNode, LinkPointer) -> Void
+  ) {
     source.isDetached = true
     while let link = source.firstSubscriber {
       // A guaranteed reference, as in `notify`: releasing an owned one here could deinitialise
       // a subscriber whose last owner let go on another thread, under the lock its
       // deinitialiser takes.
       GraphLockPins.pin(link.pointee.subscriberNode)
-      link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
-        if subscriber.sourceWillDeinitialize(link) { queue.append(subscriber) }
-      }
+      link.pointee.subscriberNode._withUnsafeGuaranteedRef { visit($0, link) }
       // The subscriber may have removed `link` already (cancelled itself, or detached it
       // from this side because it is running).
       if source.firstSubscriber == link { ReactiveNode.unlink(link) }

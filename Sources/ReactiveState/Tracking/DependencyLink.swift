@@ -35,6 +35,10 @@ struct DependencyLink {
 
   /// What a detached link refers to once its source is gone: an address no live source has.
   static let departedSource = SourceNode()
+  /// Names the source of a `.deinitialized` delivery that only ends a registration: a derived
+  /// value went, and no object read through it went unreported (see
+  /// ``ReactiveNode/DerivedValueDeparture``).
+  static let silentlyDepartedSource = SourceNode()
 
   /// The source (a strong reference: use `sourceNode` on hot paths).
   var source: SourceNode { sourceNode.takeUnretainedValue() }

@@ -26,9 +26,10 @@ class ReactiveNode: @unchecked Sendable {
   /// Intrusive delivery queue link (one queue per notification pass; the queue owns a +1).
   @exclusivity(unchecked) final var nextQueued: Unmanaged<ReactiveNode>?
   /// Which mutation edges this subscriber reacts to; a source skips the lock for an edge no
-  /// subscriber of it wants. Fixed for observers; a derived value wants `willSet` only while
-  /// something downstream does (see ``SourceNode/addListener(_:)``). Every link a subscriber
-  /// holds on a source's list counts its current interest there (graph lock).
+  /// subscriber of it wants. Fixed for observers, except that a one-shot that takes over a
+  /// departed derived value's inputs starts wanting `didSet`; a derived value wants `willSet`
+  /// only while something downstream does (see ``SourceNode/addListener(_:)``). Every link a
+  /// subscriber holds on a source's list counts its current interest there (graph lock).
   @exclusivity(unchecked) final var interest: MutationInterest
   /// Whether this node is a ``DerivedNode`` (propagation walks through it).
   final let isDerived: Bool
@@ -71,6 +72,27 @@ class ReactiveNode: @unchecked Sendable {
 
   /// Ends what ``takesOverInputsOfDepartingDerivedValue()`` began (graph lock).
   func finishTakingOverInputs() {}
+
+  /// What a subscriber makes of the departure of a derived value it reads.
+  enum DerivedValueDeparture {
+    /// Nothing to deliver.
+    case none
+    /// A `.deinitialized` delivery: for objects read through the value that went before it.
+    case deallocation
+    /// The registration ended: a delivery that drops its retain, with no event.
+    case silentEnd
+  }
+
+  /// Called under the graph lock when a derived value this node reads goes away; the link is
+  /// removed right after. `objectsGoneInPass`: the deallocation pass
+  /// (``ChangePropagation/detachPass``) in which an object that the value read — directly or
+  /// through other derived values — last went away while linked to it; 0 when none did. By
+  /// default, as any source's deinitialisation.
+  func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGoneInPass: UInt64)
+    -> DerivedValueDeparture
+  {
+    sourceWillDeinitialize(link) ? .deallocation : .none
+  }
 
   /// Called without the lock, once per queued `receive` that returned true.
   func deliver(_ event: SourceEvent, from source: SourceNode) {}

@@ -1,0 +1,77 @@
+import ReactiveState
+import Testing
+
+/// `.deinit` events for objects read through derived values: one per deallocated object, as
+/// for an object read through a computed property, and none for a derived value itself (it
+/// is no observed object).
+@Suite struct DerivedValueDeinitEventTests {
+  /// A model owning a derived value of itself (as `@Derived` does).
+  final class ModelWithTotal: ReactiveState.Observable, @unchecked Sendable {
+    let registrar = ReactiveState.ObservationRegistrar()
+    private var _a = 0
+    private var _b = 0
+    private(set) var total: Computed<Int>!
+    init() { total = Computed(of: self) { $0.a + 1 } }
+    var a: Int {
+      registrar.access(self, keyPath: \.a)
+      return _a
+    }
+    var b: Int {
+      registrar.access(self, keyPath: \.b)
+      return _b
+    }
+  }
+
+  /// SE-0506's `.deinit`: one event per deallocated object the registration read, here the
+  /// model (the toolchain here has no options form to compare with).
+  @Test(arguments: [true, false])
+  func oneDeinitForAModelReadThroughItsDerivedValue(alsoReadingDirectly: Bool) {
+    var model: ModelWithTotal? = ModelWithTotal()
+    let log = Box<[String]>([])
+    ReactiveState.withObservationTracking(options: [.deinit]) {
+      if alsoReadingDirectly { _ = model!.b }
+      _ = model!.total.value
+    } onChange: { event in
+      log.value.append("\(event.kind)")
+    }
+    model = nil
+    #expect(log.value == ["deinit"])
+  }
+
+  /// A derived value that read no observed object goes without an event (the toolchain
+  /// installs nothing for an `apply` that reads nothing observable).
+  @Test func aDerivedValueThatGoesIsNoDeallocatedObject() {
+    var constant: Computed<Int>? = Computed { 42 }
+    let log = Box<[String]>([])
+    ReactiveState.withObservationTracking(options: [.deinit]) {
+      _ = constant?.value
+    } onChange: { event in
+      log.value.append("\(event.kind)")
+    }
+    constant = nil
+    #expect(log.value.isEmpty)
+  }
+
+  /// An object read only through a derived value, gone before it, is reported when the value
+  /// goes — also after another object, read directly, was reported. Deliberately later than
+  /// for a computed property (reported as the object goes): the registration is linked to the
+  /// value, not to what it reads.
+  @Test func anObjectReadThroughAValueIsReportedWhenTheValueGoes() {
+    var direct: HandModel? = HandModel()
+    var throughValue: HandModel? = HandModel()
+    var value: Computed<Int>? = Computed { [weak throughValue] in throughValue?.a ?? -1 }
+    let log = Box<[String]>([])
+    ReactiveState.withObservationTracking(options: [.deinit]) {
+      _ = direct!.b
+      _ = value!.value
+    } onChange: { event in
+      log.value.append("\(event.kind)")
+    }
+    throughValue = nil
+    #expect(log.value.isEmpty, "reported when the value goes")
+    direct = nil
+    #expect(log.value == ["deinit"])
+    value = nil
+    #expect(log.value == ["deinit", "deinit"])
+  }
+}
