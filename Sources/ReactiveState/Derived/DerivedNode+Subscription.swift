@@ -81,6 +81,25 @@ extension DerivedNode {
     }
   }
 
+  /// Under the graph lock, for an abandoned node: whether it read an input while another
+  /// thread's write of it was in flight, and that write is not over (its `didSet` is still to
+  /// come).
+  final func readInputDuringAnotherThreadsWrite() -> Bool {
+    var link = firstDependency
+    while let edge = link {
+      link = edge.pointee.nextDependency
+      guard edge.pointee.previousSubscriber != edge else { continue }
+      let read = edge.pointee.version
+      guard read & 1 == 1 else { continue }
+      let inFlight = edge.pointee.sourceNode._withUnsafeGuaranteedRef {
+        $0.version.load(ordering: .sequentiallyConsistent) == read
+          && $0.mutatingThread.load(ordering: .relaxed) != TrackingScope.currentThreadIdentity
+      }
+      if inFlight { return true }
+    }
+    return false
+  }
+
   /// Links the inputs of the last computation unless another subscriber already did.
   private func linkInputsIfUnlinked() {
     GraphLock.withLock {

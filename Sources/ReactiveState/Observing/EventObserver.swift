@@ -16,9 +16,6 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   private let onChange: @Sendable (ObservationTracking.Event) -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
-  /// It listens to the inputs of a derived value that went away (graph lock): a `didSet`
-  /// from them counts as a derived value's does (see ``receive(_:from:)``).
-  @exclusivity(unchecked) private var tookOverDerivedInputs = false
   /// The property whose mutation is being delivered (between its willSet and didSet), also
   /// when the registration heard of it through a derived value. Identity only (never
   /// dereferenced or retained).
@@ -114,8 +111,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .didSet:
       // Also a derived value's `didSet` for a change whose `willSet` this registration missed
       // (it linked while the write was in flight, after the `willSet` walk): delivered late
-      // rather than lost, as for one-shot registrations — also once the derived value went
-      // away and the registration listens to its inputs instead.
+      // rather than lost, as for one-shot registrations.
       if mutatingSlot != nil {
         let isAwaitedMutation = writesMutatingSlot(source)
         guard isAwaitedMutation, nestedWrites == 0 else {
@@ -127,9 +123,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
           return false
         }
       } else {
-        guard mutationsAreEvents,
-          tookOverDerivedInputs
-            || link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
+        guard mutationsAreEvents, link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
         else { return false }
       }
       finishForDelivery()
@@ -159,13 +153,16 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
         link = edge.pointee.nextDependency
       }
       ReactiveNode.link(property, to: self, version: property.version.load(ordering: .relaxed))
+      OneShotInstallation.forgetMarkedLinks()
     }
     return written.toOpaque()
   }
 
-  override func takesOverInputsOfDepartingDerivedValue() -> Bool {
-    guard !isFinished else { return false }
-    tookOverDerivedInputs = true
+  override func takesOverInputsOfDepartingDerivedValue() -> Bool { !isFinished }
+
+  override func missesChangeInFlight() -> Bool {
+    guard mutationsAreEvents else { return false }
+    finishForDelivery()
     return true
   }
 

@@ -17,10 +17,6 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   private var onChange: @Sendable () -> Void
   /// Guarded by the graph lock.
   @exclusivity(unchecked) private var isFinished = false
-  /// It listens to the inputs of a derived value that went away (graph lock): a `didSet`
-  /// from them is a change it did not hear announced, as a derived value's `didSet` is (see
-  /// ``receive(_:from:)``). Beside `isFinished`, in what was padding.
-  @exclusivity(unchecked) private var tookOverDerivedInputs = false
   /// The tag of the thread that armed this registration from a `willSet` callback — a
   /// callback of a write still in flight there (`onChange` re-arming, say) — until a
   /// `didSet` on that thread reaches it (graph lock after installation); 0 otherwise. See
@@ -113,8 +109,6 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
       thread.pointee.observer_pool_count -= 1
       observer.nextQueued = nil
       observer.isFinished = false
-      observer.tookOverDerivedInputs = false
-      observer.interest = .willSet
       observer.armedDuringWillSetOn = armedDuringWillSetOn
       observer.onChange = onChange
     }
@@ -165,13 +159,10 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     // A derived value's `didSet` that finds this registration unfired: it linked while the
     // write was in flight, after the `willSet` walk (or the writer saw no `willSet` listener
     // upstream yet), and its install check found the derived value not yet invalidated. The
-    // change is delivered late rather than lost — also once the derived value went away and
-    // the registration listens to its inputs instead.
+    // change is delivered late rather than lost.
     guard
       event == .willSet
-        || (event == .didSet
-          && (tookOverDerivedInputs
-            || link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived })),
+        || (event == .didSet && link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived }),
       !isFinished
     else { return false }
     if event == .didSet, armedDuringWillSetOn != 0,
@@ -188,20 +179,11 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     return true
   }
 
-  override func takesOverInputsOfDepartingDerivedValue() -> Bool {
-    guard !isFinished else { return false }
-    if !tookOverDerivedInputs {
-      tookOverDerivedInputs = true
-      // It now listens for the `didSet`s the derived value passed on (a write's `didSet`
-      // walks only where someone listens): counted on the links it has, as on the new ones.
-      interest.insert(.didSet)
-      var link = firstDependency
-      while let edge = link {
-        link = edge.pointee.nextDependency
-        guard edge.pointee.previousSubscriber != edge else { continue }
-        edge.pointee.sourceNode._withUnsafeGuaranteedRef { $0.addListener(.didSet) }
-      }
-    }
+  override func takesOverInputsOfDepartingDerivedValue() -> Bool { !isFinished }
+
+  override func missesChangeInFlight() -> Bool {
+    isFinished = true
+    unlinkAllDependencies()
     return true
   }
 
@@ -217,146 +199,5 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     let callback = retire()
     // The user's closure is released when this returns.
     if event != .deinitialized { callback() }
-  }
-}
-
-/// Linking a one-shot registration into the graph (shared by the plain and event forms).
-enum OneShotInstallation {
-  /// Install passes, for de-duplicating slots (guarded by the graph lock).
-  nonisolated(unsafe) private static var pass: UInt64 = 0
-
-  /// Links `observer` to every live slot of `list` in one critical section. When a recorded
-  /// slot changed after it was read, the registration ends at once (`finish` runs under the
-  /// lock, every link is removed) and that slot is returned for the caller to report — unless
-  /// `mutationsEnd` is false (an observer that listens for deallocations only, which no
-  /// mutation ends).
-  ///
-  /// The caller retains `observer` once for the registration before calling. `linked` says
-  /// whether the registration now holds that retain (it is dropped when the observer fires
-  /// or its objects go away); otherwise the caller releases it.
-  static func install(
-    _ list: AccessList, _ observer: ReactiveNode, mutationsEnd: Bool = true, finish: () -> Void
-  ) -> (linked: Bool, missed: SourceNode?) {
-    GraphLock.lock()
-    defer { GraphLock.unlock() }
-    let missed = link(list, to: observer, comparingVersions: mutationsEnd)
-    if missed != nil {
-      finish()
-      observer.unlinkAllDependencies()
-    }
-    return (observer.firstDependency != nil, missed)
-  }
-
-  /// Under the graph lock: links `observer` to every live slot of `list`, then returns the
-  /// first slot that changed after it was read (nil when none did, or when not
-  /// `comparingVersions`).
-  ///
-  /// Links are published (subscriber counts raised) before versions are compared, and a
-  /// writer bumps the version before reading the count: one of the two sides sees the other.
-  private static func link(
-    _ list: AccessList, to observer: ReactiveNode, comparingVersions: Bool
-  ) -> SourceNode? {
-    pass &+= 1
-    for entry in list.entries {
-      entry.source._withUnsafeGuaranteedRef { source in
-        if let abandoned = abandonedDerivedValue(source) {
-          // Nothing keeps it alive once the list lets go: the registration listens to its
-          // inputs, at the versions it read them (its value never changes again).
-          linkInputs(of: abandoned, to: observer)
-        } else {
-          linkOnce(source, to: observer, version: entry.version)
-        }
-      }
-    }
-    guard comparingVersions else { return nil }
-    ReactiveNode.fenceAfterLinking(to: list.entries)
-    for entry in list.entries
-    where entry.source._withUnsafeGuaranteedRef({ missedChange(of: $0, readAt: entry.version) }) {
-      return entry.source.takeUnretainedValue()
-    }
-    return nil
-  }
-
-  /// Under the graph lock, as the abandoned derived value `node` goes away: each pending
-  /// one-shot registration over it — directly, or through other abandoned values — listens
-  /// to its inputs instead, at the versions it read them: a later change of those still
-  /// reaches it, as a change of what a computed property reads reaches the toolchain's
-  /// registrations. A change announced before this passed on through the value and has fired
-  /// it already; one whose `willSet` came before the value read it (a write in flight) ends
-  /// with a `didSet` that the registration now takes from the input itself. The value's
-  /// departure then reaches it as usual
-  /// (``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``): a registration
-  /// ends there only when it has nothing else to listen to.
-  static func handOverSubscribers(of node: DerivedNode) {
-    var next = node.firstSubscriber
-    while let link = next {
-      next = link.pointee.nextSubscriber
-      GraphLockPins.pin(link.pointee.subscriberNode)
-      link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
-        guard subscriber.takesOverInputsOfDepartingDerivedValue() else { return }
-        adoptInputs(of: node, into: subscriber)
-        subscriber.finishTakingOverInputs()
-      }
-    }
-  }
-
-  /// Under the graph lock: links `subscriber` to the live inputs of `node`, at the versions it
-  /// read them. In constant time per input, whatever `subscriber` already reads: a source
-  /// whose latest link is already the subscriber's (the values released one after another
-  /// read it too) is skipped, and any other duplicate is harmless — every subscriber that
-  /// takes over reacts once per change however many of its links carry it, and counts each
-  /// link's interest where it is linked.
-  private static func adoptInputs(of node: DerivedNode, into subscriber: ReactiveNode) {
-    let identity = Unmanaged.passUnretained(subscriber).toOpaque()
-    var input = node.firstDependency
-    while let edge = input {
-      input = edge.pointee.nextDependency
-      guard edge.pointee.previousSubscriber != edge else { continue }
-      edge.pointee.sourceNode._withUnsafeGuaranteedRef { source in
-        guard !source.isDetached,
-          source.lastSubscriber?.pointee.subscriberNode.toOpaque() != identity
-        else { return }
-        ReactiveNode.link(source, to: subscriber, version: edge.pointee.version)
-      }
-    }
-  }
-
-  /// Under the graph lock: links `observer` to the live inputs `node` is linked to, at the
-  /// versions it read them, skipping sources already linked in this pass.
-  private static func linkInputs(of node: DerivedNode, to observer: ReactiveNode) {
-    var input = node.firstDependency
-    while let edge = input {
-      input = edge.pointee.nextDependency
-      // A link detached from its source's side may name a freed source.
-      guard edge.pointee.previousSubscriber != edge else { continue }
-      edge.pointee.sourceNode._withUnsafeGuaranteedRef {
-        linkOnce($0, to: observer, version: edge.pointee.version)
-      }
-    }
-  }
-
-  /// Under the graph lock: links `source` to `observer` unless it is gone or was linked in
-  /// this pass.
-  private static func linkOnce(_ source: SourceNode, to observer: ReactiveNode, version: UInt64) {
-    guard source.installMark != pass, !source.isDetached else { return }
-    source.installMark = pass
-    ReactiveNode.link(source, to: observer, version: version)
-  }
-
-  /// Whether `source` changed after it was read at `version` (graph lock).
-  private static func missedChange(of source: SourceNode, readAt version: UInt64) -> Bool {
-    // A derived value its owner let go of after the read (a `Computed` made inside `apply`)
-    // moved its version then, which is no change of its inputs: those are checked instead.
-    guard let abandoned = abandonedDerivedValue(source) else {
-      return source.changedSince(version)
-    }
-    return abandoned.linkedInputChanged()
-  }
-
-  /// `source` if it is a derived value whose owner let go of it (graph lock).
-  private static func abandonedDerivedValue(_ source: SourceNode) -> DerivedNode? {
-    guard source.isDerived else { return nil }
-    let derived = unsafeDowncast(source, to: DerivedNode.self)
-    return derived.passesChangesOn.load(ordering: .relaxed) ? derived : nil
   }
 }

@@ -149,12 +149,13 @@ enum ChangePropagation {
   /// Detaches a deallocating derived value from its subscribers and its inputs; pending
   /// one-shot registrations over it listen to its inputs from then on.
   static func detachSubscribers(of node: DerivedNode) {
+    var missedChanges = DeliveryQueue()
     var deallocations = DeliveryQueue()
     var silentEnds = DeliveryQueue()
     GraphLock.lock()
     detachPass &+= 1
     if node.passesChangesOn.load(ordering: .relaxed) {
-      OneShotInstallation.handOverSubscribers(of: node)
+      OneShotInstallation.handOverSubscribers(of: node, missed: &missedChanges)
     }
     let objectsGone = node.objectsGoneInPass
     detachLinks(of: node) { subscriber, link in
@@ -167,6 +168,7 @@ enum ChangePropagation {
     node.unlinkAllDependencies()
     GraphLock.unlock()
     // The node itself is being deinitialised: deliveries name stand-in sources.
+    missedChanges.deliverAll(.didSet, from: DependencyLink.departedSource)
     deallocations.deliverAll(.deinitialized, from: DependencyLink.departedSource)
     silentEnds.deliverAll(.deinitialized, from: DependencyLink.silentlyDepartedSource)
   }

@@ -73,6 +73,13 @@ class ReactiveNode: @unchecked Sendable {
   /// Ends what ``takesOverInputsOfDepartingDerivedValue()`` began (graph lock).
   func finishTakingOverInputs() {}
 
+  /// Under the graph lock, while taking over the inputs of a derived value that goes away:
+  /// the value read one of them while another thread's write of it was in flight, so the
+  /// change that write makes cannot reach this node any more (it would have, late, through
+  /// the value). Return true to end now and be queued for delivery of the change, as at
+  /// installation when a read property changed meanwhile.
+  func missesChangeInFlight() -> Bool { false }
+
   /// What a subscriber makes of the departure of a derived value it reads.
   enum DerivedValueDeparture {
     /// Nothing to deliver.
