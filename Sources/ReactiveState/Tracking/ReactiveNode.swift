@@ -26,10 +26,9 @@ class ReactiveNode: @unchecked Sendable {
   /// Intrusive delivery queue link (one queue per notification pass; the queue owns a +1).
   @exclusivity(unchecked) final var nextQueued: Unmanaged<ReactiveNode>?
   /// Which mutation edges this subscriber reacts to; a source skips the lock for an edge no
-  /// subscriber of it wants. Fixed for observers, except that a one-shot that takes over a
-  /// departed derived value's inputs starts wanting `didSet`; a derived value wants `willSet`
-  /// only while something downstream does (see ``SourceNode/addListener(_:)``). Every link a
-  /// subscriber holds on a source's list counts its current interest there (graph lock).
+  /// subscriber of it wants. Fixed for observers; a derived value wants `willSet` only while
+  /// something downstream does (see ``SourceNode/addListener(_:)``). Every link a subscriber
+  /// holds on a source's list counts its current interest there (graph lock).
   @exclusivity(unchecked) final var interest: MutationInterest
   /// Whether this node is a ``DerivedNode`` (propagation walks through it).
   final let isDerived: Bool
