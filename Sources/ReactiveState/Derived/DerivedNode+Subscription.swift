@@ -81,10 +81,13 @@ extension DerivedNode {
     }
   }
 
-  /// Under the graph lock, for an abandoned node: whether it read an input while another
-  /// thread's write of it was in flight, and that write is not over (its `didSet` is still to
-  /// come).
-  final func readInputDuringAnotherThreadsWrite() -> Bool {
+  /// Under the graph lock, for an abandoned node: an input it read while another thread's
+  /// write of it was in flight, that write's `didSet` walk not having come yet; nil when
+  /// none. Its version is still the odd one read, or one more (stored, the walk about to take
+  /// the lock): a later write, or that walk, would have passed through this node to its
+  /// subscribers. (A write on this thread: the value is released from inside it, where the
+  /// toolchain counts a read as one made before the write.)
+  final func inputReadDuringAWriteInFlight() -> Unmanaged<SourceNode>? {
     var link = firstDependency
     while let edge = link {
       link = edge.pointee.nextDependency
@@ -92,12 +95,12 @@ extension DerivedNode {
       let read = edge.pointee.version
       guard read & 1 == 1 else { continue }
       let inFlight = edge.pointee.sourceNode._withUnsafeGuaranteedRef {
-        $0.version.load(ordering: .sequentiallyConsistent) == read
+        $0.version.load(ordering: .sequentiallyConsistent) &- read <= 1
           && $0.mutatingThread.load(ordering: .relaxed) != TrackingScope.currentThreadIdentity
       }
-      if inFlight { return true }
+      if inFlight { return edge.pointee.sourceNode }
     }
-    return false
+    return nil
   }
 
   /// Links the inputs of the last computation unless another subscriber already did.

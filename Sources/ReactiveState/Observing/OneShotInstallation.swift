@@ -62,14 +62,14 @@ enum OneShotInstallation {
   /// to its inputs instead, at the versions it read them: a later change of those still
   /// reaches it, as a change of what a computed property reads reaches the toolchain's
   /// registrations. A change announced before this passed on through the value and has fired
-  /// it already. A registration that cannot hear a change any more — the value read an input
-  /// while another thread's write of it was in flight, and that write's `didSet` would have
-  /// reached it through the value — ends now and is queued in `missed`, as a change found at
-  /// installation is. The value's departure then reaches the others as usual
+  /// it already. When the value read an input while another thread's write of it was in
+  /// flight, that write's `didSet` would have reached the registration through the value: the
+  /// registration ends now and is queued in `missed`, as a change found at installation is
+  /// (unless it was armed from that write's own `willSet` callbacks). The value's departure then reaches the others as usual
   /// (``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``): a registration
   /// ends there only when it has nothing else to listen to.
   static func handOverSubscribers(of node: DerivedNode, missed: inout DeliveryQueue) {
-    let inFlight = node.readInputDuringAnotherThreadsWrite()
+    let inFlight = node.inputReadDuringAWriteInFlight()
     var next = node.firstSubscriber
     while let link = next {
       next = link.pointee.nextSubscriber
@@ -77,7 +77,9 @@ enum OneShotInstallation {
       link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
         guard subscriber.takesOverInputsOfDepartingDerivedValue() else { return }
         defer { subscriber.finishTakingOverInputs() }
-        if inFlight && !subscriber.isDerived && subscriber.missesChangeInFlight() {
+        if let inFlight, !subscriber.isDerived,
+          subscriber.missesChangeInFlight(of: inFlight.takeUnretainedValue())
+        {
           return missed.append(subscriber)
         }
         markLinkedSources(of: subscriber)
