@@ -81,13 +81,13 @@ extension DerivedNode {
     }
   }
 
-  /// Under the graph lock, for an abandoned node: an input it read while another thread's
-  /// write of it was in flight, that write's `didSet` walk not having come yet; nil when
-  /// none. Its version is still the odd one read, or one more (stored, the walk about to take
+  /// Under the graph lock, for an abandoned node: whether it read an input while another
+  /// thread's write of it was in flight, that write's `didSet` walk not having come yet. The
+  /// input's version is still the odd one read, or one more (stored, the walk about to take
   /// the lock): a later write, or that walk, would have passed through this node to its
   /// subscribers. (A write on this thread: the value is released from inside it, where the
   /// toolchain counts a read as one made before the write.)
-  final func inputReadDuringAWriteInFlight() -> Unmanaged<SourceNode>? {
+  final func readInputDuringAWriteInFlight() -> Bool {
     var link = firstDependency
     while let edge = link {
       link = edge.pointee.nextDependency
@@ -98,9 +98,9 @@ extension DerivedNode {
         $0.version.load(ordering: .sequentiallyConsistent) &- read <= 1
           && $0.mutatingThread.load(ordering: .relaxed) != TrackingScope.currentThreadIdentity
       }
-      if inFlight { return edge.pointee.sourceNode }
+      if inFlight { return true }
     }
-    return nil
+    return false
   }
 
   /// Links the inputs of the last computation unless another subscriber already did.

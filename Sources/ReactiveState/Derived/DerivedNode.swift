@@ -256,14 +256,19 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     -> DerivedValueDeparture
   {
     objectsGoneInPass = max(objectsGoneInPass, pass)
-    _ = sourceWillDeinitialize(link)
+    unlinkDeparted(link)
     return .none
   }
 
+  /// A property of an object being deallocated (see ``objectsGoneInPass``).
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
-    if !link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived }) {
-      objectsGoneInPass = ChangePropagation.detachPass
-    }
+    objectsGoneInPass = ChangePropagation.detachPass
+    unlinkDeparted(link)
+    return false
+  }
+
+  /// Under the graph lock: removes the link to an input that is going away.
+  private func unlinkDeparted(_ link: LinkPointer) {
     // A source that goes away during this thread's own refresh of the node — an input the
     // computation replaced and released (an abandoned derived value), an object the
     // derivation created and dropped — leaves the value being computed valid. Marking it
@@ -279,7 +284,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       // The holder owns the dependency list: only the source's side goes now.
       ReactiveNode.detachFromSource(link)
     }
-    return false
   }
 
   /// An abandoned value takes over the inputs of an abandoned input that goes away (a

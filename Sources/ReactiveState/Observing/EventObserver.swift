@@ -160,7 +160,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
 
   override func takesOverInputsOfDepartingDerivedValue() -> Bool { !isFinished }
 
-  override func missesChangeInFlight(of property: SourceNode) -> Bool {
+  override func missesChangeInFlight() -> Bool {
     guard mutationsAreEvents else { return false }
     finishForDelivery()
     return true

@@ -65,11 +65,11 @@ enum OneShotInstallation {
   /// it already. When the value read an input while another thread's write of it was in
   /// flight, that write's `didSet` would have reached the registration through the value: the
   /// registration ends now and is queued in `missed`, as a change found at installation is
-  /// (unless it was armed from that write's own `willSet` callbacks). The value's departure then reaches the others as usual
-  /// (``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``): a registration
-  /// ends there only when it has nothing else to listen to.
+  /// (see ``ReactiveNode/missesChangeInFlight()``). The value's departure then reaches the
+  /// others as usual (``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``):
+  /// a registration ends there only when it has nothing else to listen to.
   static func handOverSubscribers(of node: DerivedNode, missed: inout DeliveryQueue) {
-    let inFlight = node.inputReadDuringAWriteInFlight()
+    let inFlight = node.readInputDuringAWriteInFlight()
     var next = node.firstSubscriber
     while let link = next {
       next = link.pointee.nextSubscriber
@@ -77,11 +77,7 @@ enum OneShotInstallation {
       link.pointee.subscriberNode._withUnsafeGuaranteedRef { subscriber in
         guard subscriber.takesOverInputsOfDepartingDerivedValue() else { return }
         defer { subscriber.finishTakingOverInputs() }
-        if let inFlight, !subscriber.isDerived,
-          subscriber.missesChangeInFlight(of: inFlight.takeUnretainedValue())
-        {
-          return missed.append(subscriber)
-        }
+        if inFlight && subscriber.missesChangeInFlight() { return missed.append(subscriber) }
         markLinkedSources(of: subscriber)
         linkInputs(of: node, to: subscriber)
       }

@@ -181,7 +181,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
 
   override func takesOverInputsOfDepartingDerivedValue() -> Bool { !isFinished }
 
-  override func missesChangeInFlight(of property: SourceNode) -> Bool {
+  override func missesChangeInFlight() -> Bool {
     // Armed from a `willSet` callback of that very write: it waits for the next one, as the
     // toolchain's re-armed registrations do (see `receive`).
     guard armedDuringWillSetOn == 0 else { return false }

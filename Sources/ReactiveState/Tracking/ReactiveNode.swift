@@ -73,12 +73,12 @@ class ReactiveNode: @unchecked Sendable {
   func finishTakingOverInputs() {}
 
   /// Under the graph lock, while taking over the inputs of a derived value that goes away:
-  /// the value read `property` while a write of it was in flight, and that write's `didSet`
-  /// — which would have reached this node, late, through the value — is still to come.
-  /// Return true to end now and be queued for delivery of the change, as at installation
-  /// when a read property changed meanwhile; false to take the inputs over (and wait for
-  /// that `didSet`, if it wants it).
-  func missesChangeInFlight(of property: SourceNode) -> Bool { false }
+  /// the value read one of them while another thread's write of it was in flight, and that
+  /// write's `didSet` — which would have reached this node, late, through the value — is
+  /// still to come. Return true to end now and be queued for delivery of the change, as at
+  /// installation when a read property changed meanwhile; false to take the inputs over (a
+  /// derived value passes the `didSet` on from there).
+  func missesChangeInFlight() -> Bool { false }
 
   /// What a subscriber makes of the departure of a derived value it reads.
   enum DerivedValueDeparture {
