@@ -239,7 +239,12 @@ final class RegistrarStorage: @unchecked Sendable {
       // fired late, as its willSet; a continuous observer runs with the didSet.
       let continuous = slot.claimParkedContinuousObserver(from: from)
       announce(.willSet, of: slot, toGraph: willSetListened, parked: slot.takeParkedOneShot())
-      announce(.didSet, of: slot, toGraph: didSetListened, parked: continuous)
+      // A subscriber that linked after the counts were read, before that walk took the graph
+      // lock, heard the `willSet` and must hear the `didSet`: its count, stale above, is
+      // visible now that the walk took the lock.
+      let didSetToGraph =
+        didSetListened || (willSetListened && slot.didSetListeners.load(ordering: .relaxed) != 0)
+      announce(.didSet, of: slot, toGraph: didSetToGraph, parked: continuous)
       TrackingScope.noteMutationOnCurrentThread(slot)
     }
   }

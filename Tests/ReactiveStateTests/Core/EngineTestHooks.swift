@@ -91,3 +91,10 @@ func holdInLockedDerivedNode(_ objects: [AnyObject]) -> () -> Void {
   for object in objects { computed.node.hold(object) }
   return { computed.node.releaseComputeLock() }
 }
+
+/// Takes the engine's process-wide graph lock: a write on another thread then waits for it at
+/// its first walk, having read its listener counts. Pair with ``releaseGraphLock()``.
+func acquireGraphLock() { GraphLock.lock() }
+
+/// Releases the lock taken by ``acquireGraphLock()``.
+func releaseGraphLock() { GraphLock.unlock() }

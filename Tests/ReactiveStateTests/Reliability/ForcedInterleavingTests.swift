@@ -324,6 +324,66 @@ import Testing
   }
 }
 
+extension ConcurrencyForcedInterleavingTests {
+  /// A write that skipped `willSet` (nobody listened when it started) reads its listener
+  /// counts after its store and announces a late `willSet` to the graph, then its `didSet`.
+  /// An event tracker of both kinds that reads the new value and links after those counts
+  /// were read, but before the late `willSet` walk takes the graph lock, hears that `willSet`
+  /// — and must then hear the `didSet` too, though the count the write read predates it.
+  /// Before the fix the write skipped its `didSet` walk and the tracker kept waiting:
+  /// `[willSet]` alone, which the continuous fuzz caught about once in 100,000 trackers.
+  ///
+  /// The writer is held at the graph lock (taken by the test); releasing it lets the
+  /// tracker's install, started right away on this thread, usually link before the woken
+  /// writer walks. The test repeats until that order happened (seen by the tracker hearing the
+  /// `willSet`), so it cannot pass without exercising it.
+  @Test func anEventTrackerThatHearsALateWillSetHearsItsDidSet() {
+    var exercised = 0
+    var attempts = 0
+    while exercised < 5 && attempts < 200 {
+      attempts += 1
+      let model = PausingModel()
+      // A `willSet` listener linked while the write is in flight: the write then announces
+      // itself late. One-shots over two properties link (over one they would park).
+      let paused = DispatchSemaphore(value: 0)
+      let resume = DispatchSemaphore(value: 0)
+      let written = DispatchSemaphore(value: 0)
+      model.beforeStore = {
+        paused.signal()
+        resume.wait()
+      }
+      Thread.detachNewThread {
+        model.value = 1
+        written.signal()
+      }
+      paused.wait()
+      model.beforeStore = nil
+      ReactiveState.withObservationTracking(
+        {
+          _ = model.value
+          _ = model.other
+        }, onChange: {})
+      acquireGraphLock()
+      resume.signal()
+      usleep(20_000)  // the writer has read its counts and waits for the lock
+      releaseGraphLock()
+      let kinds = Box<[ObservationTracking.Event.Kind]>([])
+      ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
+        _ = model.value
+      } onChange: { event in
+        kinds.value.append(event.kind)
+      }
+      written.wait()
+      if kinds.value.first == .willSet { exercised += 1 }
+      model.value = 2
+      #expect(
+        kinds.value == [.willSet, .didSet],
+        "a tracker that heard a willSet hears its didSet (got \(kinds.value))")
+    }
+    #expect(exercised > 0, "the tracker linked before the late willSet walk in some attempt")
+  }
+}
+
 /// `model.a * 2` as a derived value whose next computation, once the returned hook is set,
 /// calls it after reading `a` (and clears it): a test holds a recomputation there.
 private func pausableDoubled(_ model: HandModel) -> (Computed<Int>, Box<(() -> Void)?>) {
