@@ -104,7 +104,7 @@ public struct ObservationRegistrar: Sendable {
     _ subject: Subject, keyPathProvider keyPath: () -> KeyPath<Subject, Member>
   ) {
     if storage.hasSlots {
-      storage.didSet(storage.slot(site: callSiteIdentity(keyPath), keyPath: { keyPath() }))
+      storage.didSetOfPair(storage.slot(site: callSiteIdentity(keyPath), keyPath: { keyPath() }))
     }
   }
 

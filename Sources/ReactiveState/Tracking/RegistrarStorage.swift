@@ -285,6 +285,22 @@ final class RegistrarStorage: @unchecked Sendable {
     }
   }
 
+  /// `didSet` of an explicit `willSet`/`didSet` pair. Its `willSet` went through the slot,
+  /// which then names a mutating thread — unless it found the object without slots and did
+  /// nothing, and slots appeared meanwhile (a first tracked read on another thread, of any
+  /// property: this lookup makes the slot if need be). Then the write ends as an unannounced
+  /// one (``didSet(_:announced:)``): a lone `didSet` would move the version once and leave it
+  /// odd at rest, a write in flight forever. (A write of the same property by another thread
+  /// that begins in between names its own thread; that double race is not told apart.)
+  @usableFromInline
+  func didSetOfPair(_ slot: Unmanaged<PropertySlot>) {
+    if slot._withUnsafeGuaranteedRef({ $0.mutatingThread.load(ordering: .relaxed) }) == 0 {
+      didSet(slot, announced: false)
+    } else {
+      didSet(slot)
+    }
+  }
+
   /// A write that skipped `willSet` because the object had no slots, but has some now (a first
   /// tracked read started on another thread meanwhile): it ends like any unannounced write
   /// (``didSet(_:announced:)``), since that reader may have seen the old value.
