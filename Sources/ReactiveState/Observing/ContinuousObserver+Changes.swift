@@ -4,10 +4,20 @@ import Synchronization
 /// How changes and cancellations reach a ``ContinuousObserver``: state transitions made under
 /// the graph lock (the delivery that follows is the class's `deliver`).
 extension ContinuousObserver {
-  /// Under the graph lock: records the change and says whether to deliver.
-  func enqueue(kind: ObservationTracking.Event.Kind, link: LinkPointer?) -> Bool {
+  /// Under the graph lock: records the change and says whether to deliver. `duringWalk`: a
+  /// walk announcing a write reached the observer (``ChangePropagation/walkRoot`` is that
+  /// property).
+  func enqueue(
+    kind: ObservationTracking.Event.Kind, link: LinkPointer?, duringWalk: Bool = false
+  ) -> Bool {
     func keyPath() -> AnyKeyPath? {
-      link?.pointee.sourceNode._withUnsafeGuaranteedRef { $0.changeKeyPath }
+      link?.pointee.sourceNode._withUnsafeGuaranteedRef { source in
+        // Through derived values, the change is the written property's, as for a computed
+        // property (whose getter read it).
+        guard source.isDerived else { return source.changeKeyPath }
+        guard duringWalk else { return nil }
+        return ChangePropagation.walkRoot?._withUnsafeGuaranteedRef { $0.changeKeyPath }
+      }
     }
     // A change through a derived value may recompute to an equal value (the cut-off, checked
     // by the run).
@@ -17,6 +27,9 @@ extension ContinuousObserver {
     case .cancelled, .parked:  // a parked observer has no links
       return false
     case .running:
+      if bodyThread.load(ordering: .relaxed) == UInt(bitPattern: rs_current_thread()) {
+        dirtiedByOwnThread = true
+      }
       pendingKind = kind
       pendingKeyPath = keyPath()
       pendingIsCertain = dirtyWhileRunning ? pendingIsCertain || certain : certain
@@ -25,7 +38,7 @@ extension ContinuousObserver {
         expected: Phase.running.rawValue, desired: Phase.running.rawValue | Self.dirtyBit,
         ordering: .acquiringAndReleasing)
       if marked || now & Self.dirtyBit != 0 { return false }
-      return enqueue(kind: kind, link: link)
+      return enqueue(kind: kind, link: link, duringWalk: duringWalk)
     case .queued:
       pendingKind = kind
       pendingIsCertain = pendingIsCertain || certain

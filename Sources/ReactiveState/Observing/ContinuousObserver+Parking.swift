@@ -139,7 +139,7 @@ extension ContinuousObserver {
     }
     var outcome = reparkInPlace(honoringDirty: true)
     if outcome == .changed {
-      if wroteDuringRun { reruns += 1 }
+      if wroteDuringRun && runWroteParkingSlot { reruns += 1 }
       if reruns <= Self.rerunLimit { return .changed }
       reportSelfInvalidation(parkingSlot?.keyPath)
       outcome = reparkInPlace(honoringDirty: false)
@@ -240,11 +240,8 @@ extension ContinuousObserver {
   /// goes dormant (as a graph observer whose sources are gone); the word's retain ends here.
   static func discardParked(_ raw: UnsafeMutableRawPointer) {
     let observer = Unmanaged<ContinuousObserver>.fromOpaque(raw)
-    observer._withUnsafeGuaranteedRef { observer in
-      GraphLock.lock()
-      if observer.phase == .parked { observer.phase = .idle }
-      GraphLock.unlock()
-    }
+    // Its phase stays `parked`: a run of it may still be going (its first run, on the thread
+    // that called `observe`), and an idle phase would let a change start a second one.
     observer.release()
   }
 

@@ -1,3 +1,4 @@
+import CReactiveState
 /// How a running ``ContinuousObserver`` records what it reads: reusing last run's links in
 /// order, reading singly while it may park, and keeping the derived values it read.
 extension ContinuousObserver {
@@ -13,6 +14,9 @@ extension ContinuousObserver {
     let wrote = checkedOut._withUnsafeGuaranteedRef { scope in
       scope.reset()
       scope.wroteDuringRun = false
+      scope.wroteParkingSlot = false
+      dirtiedByOwnThread = false
+      bodyThread.store(UInt(bitPattern: rs_current_thread()), ordering: .relaxed)
       scope.begin()
       if hasEventBody {
         eventBody.unsafelyUnwrapped(
@@ -21,6 +25,8 @@ extension ContinuousObserver {
         plainBody()
       }
       scope.end()
+      bodyThread.store(0, ordering: .relaxed)
+      runWroteParkingSlot = scope.wroteParkingSlot
       return scope.wroteDuringRun
     }
     ObserverScopeStack.checkIn(checkedOut)

@@ -128,6 +128,15 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// already started, so a cancel between the two (e.g. by another observer of the same
   /// change) keeps the body from starting after `cancel()` returned.
   let cancelRequested = Atomic<Bool>(false)
+  /// The thread running the body (its `rs_current_thread()` address), 0 outside the body:
+  /// a change that arrives from that thread while the body runs is the run's own doing.
+  let bodyThread = Atomic<UInt>(0)
+  /// Whether a change that marked the current run dirty came from the thread running its
+  /// body: only such re-runs count toward ``rerunLimit``. Written by that thread alone (in
+  /// `enqueue`, under the graph lock, and cleared as each run's body starts).
+  @exclusivity(unchecked) var dirtiedByOwnThread = false
+  /// Whether the last body run wrote the property the observer parks on (running thread).
+  @exclusivity(unchecked) var runWroteParkingSlot = false
   /// Set by a cancellation that found a run in progress, with the retain it took for that
   /// run (graph lock); the run releases it when it ends.
   @exclusivity(unchecked) var cancellationRetainsRun = false
@@ -345,6 +354,15 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         GraphLock.unlock()
         continue
       } else {
+        if cancelRequested.load(ordering: .acquiring) {
+          // Cancelled meanwhile (before a delivery started the run, or while it pulled derived
+          // inputs): the body does not start after `cancel()` returned; the links go.
+          GraphLock.lock()
+          let end = runEnd()
+          GraphLock.unlock()
+          if let end { finish(end) }
+          return
+        }
         wroteDuringRun = runBody(kind: kind, keyPath: keyPath)
         if readsSingleSource {
           switch settleSingleRun(reruns: &reruns, wroteDuringRun: wroteDuringRun) {
@@ -393,7 +411,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
       // Only a run that changed an observed property itself counts toward the limit: changes
       // from other threads never invalidate it forever, and the last one must be seen.
-      if wroteDuringRun { reruns += 1 }
+      if wroteDuringRun && dirtiedByOwnThread { reruns += 1 }
       if reruns > Self.rerunLimit {
         phase = .idle
         pendingKeyPath = nil
@@ -474,7 +492,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     case .deinitialized:
       return false
     }
-    return enqueue(kind: kind, link: link)
+    return enqueue(kind: kind, link: link, duringWalk: true)
   }
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
@@ -495,16 +513,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
     if startedByReceive {
       startedByReceive = false
-      let keyPath = startKeyPath.take()
-      if cancelRequested.load(ordering: .acquiring) {
-        // Cancelled since `receive`: the run does not start; drop the links it would have.
-        GraphLock.lock()
-        let end = runEnd()
-        GraphLock.unlock()
-        if let end { finish(end) }
-        return
-      }
-      execute(kind: startKind, keyPath: keyPath, certain: startIsCertain)
+      // Cancelled since `receive`: `execute` ends the run before its body starts.
+      execute(kind: startKind, keyPath: startKeyPath.take(), certain: startIsCertain)
     } else if hasScheduler {
       handToScheduler()
     } else {

@@ -13,5 +13,13 @@ final class ObserverScope: TrackingScope {
     }
   }
 
-  override func noteOwnMutation(_ slot: SourceNode, version: UInt64) { wroteDuringRun = true }
+  /// Whether the current run (or one nested in it) wrote the property its observer parks on.
+  @exclusivity(unchecked) var wroteParkingSlot = false
+
+  override func noteOwnMutation(_ slot: SourceNode, version: UInt64) {
+    wroteDuringRun = true
+    if observer.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.parkingSlot === slot }) {
+      wroteParkingSlot = true
+    }
+  }
 }

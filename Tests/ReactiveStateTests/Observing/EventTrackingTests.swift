@@ -106,4 +106,27 @@ import Testing
     other.a = 1
     #expect(kinds.value == ["deinit", "willSet", "didSet"])
   }
+
+  /// A change that reaches a continuous event observer through a `Computed` names the written
+  /// property, as the one-shot form's event does (and as a computed property's would: its
+  /// getter read that property). Its key path used to be nil.
+  @Test func anEventThroughADerivedValueNamesTheWrittenProperty() {
+    let model = HandModel()
+    let doubled = Computed { model.a * 2 }
+    let continuous = Box<[Bool]>([])
+    let token = withContinuousObservation(options: [.willSet, .didSet]) { event in
+      _ = doubled.value
+      if event.kind != .initial { continuous.value.append(event.matches(\HandModel.a)) }
+    }
+    let oneShot = Box<[Bool]>([])
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
+      _ = doubled.value
+    } onChange: { event in
+      oneShot.value.append(event.matches(\HandModel.a))
+    }
+    model.a = 1
+    #expect(oneShot.value == [true, true])
+    #expect(continuous.value == [true, true])
+    token.cancel()
+  }
 }

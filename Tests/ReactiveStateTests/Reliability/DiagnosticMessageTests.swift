@@ -29,6 +29,20 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  /// The loop goes through a derived value: the diagnostic still names the property that
+  /// keeps changing (it used to say "an observed value").
+  @Test func aSelfInvalidationThroughADerivedValueNamesTheWrittenProperty() throws {
+    let model = LoopingCounter()
+    let doubled = Computed { model.count * 2 }
+    let (token, reported) = observeCapturingDiagnostics {
+      _ = doubled.value
+      model.count += 1
+    }
+    let message = try #require(reported.last { $0.contains("invalidated itself") })
+    #expect(message.contains("\\LoopingCounter."), "names the key path: \(message)")
+    withExtendedLifetime(token) {}
+  }
+
   /// Reports one diagnostic naming `name`: a derived value that reads itself.
   static func cycle(_ name: String) {
     let holder = Box<Computed<Int>?>(nil)
