@@ -16,7 +16,7 @@
 /// are older) — links its reads instead and the observer stays a graph observer from then on.
 /// So does one run by a write inside a transaction, which the transaction then runs at its end.
 extension ContinuousObserver {
-  /// How a run that read singly ended (``settleSingleRun(reruns:wroteDuringRun:)``).
+  /// How a run that read singly ended (``settleSingleRun(reruns:)``).
   enum ParkOutcome {
     /// Parked: another thread may be running it already, so the caller touches nothing.
     case parked
@@ -127,11 +127,11 @@ extension ContinuousObserver {
   }
 
   /// After a run that read singly: parks the observer again, or says to run again
-  /// (`changed`) when a write may have been missed during the run. As for graph runs, only
-  /// runs that wrote an observed property themselves (`wroteDuringRun`) count toward
+  /// (`changed`) when a write may have been missed during the run. Only runs that wrote the
+  /// property the observer parks on themselves (``runWroteParkingSlot``) count toward
   /// ``rerunLimit``, past which the loop is reported and the observer parks regardless.
   /// `linked`: the cursor is set for the graph end of the run.
-  func settleSingleRun(reruns: inout Int, wroteDuringRun: Bool) -> ParkOutcome {
+  func settleSingleRun(reruns: inout Int) -> ParkOutcome {
     guard singleSource != nil, parkingIsEstablished else {
       _ = linkSingleSource()
       cursor = lastDependency
@@ -139,7 +139,7 @@ extension ContinuousObserver {
     }
     var outcome = reparkInPlace(honoringDirty: true)
     if outcome == .changed {
-      if wroteDuringRun && runWroteParkingSlot { reruns += 1 }
+      if runWroteParkingSlot { reruns += 1 }
       if reruns <= Self.rerunLimit { return .changed }
       reportSelfInvalidation(parkingSlot?.keyPath)
       outcome = reparkInPlace(honoringDirty: false)
@@ -202,7 +202,7 @@ extension ContinuousObserver {
     while true {
       let wrote = runBody(kind: .didSet, keyPath: nil)
       if readsSingleSource {
-        switch settleSingleRun(reruns: &reruns, wroteDuringRun: wrote) {
+        switch settleSingleRun(reruns: &reruns) {
         case .parked, .stopped: return
         case .changed: continue
         case .linked: break

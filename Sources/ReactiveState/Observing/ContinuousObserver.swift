@@ -365,7 +365,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         }
         wroteDuringRun = runBody(kind: kind, keyPath: keyPath)
         if readsSingleSource {
-          switch settleSingleRun(reruns: &reruns, wroteDuringRun: wroteDuringRun) {
+          switch settleSingleRun(reruns: &reruns) {
           case .parked, .stopped: return
           case .changed:
             (kind, keyPath, certain) = (.didSet, nil, true)

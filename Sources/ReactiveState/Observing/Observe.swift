@@ -10,9 +10,10 @@
 /// - Nested `observe` calls inside `apply` are independent: their reads never become the
 ///   outer observer's dependencies (keep their tokens, or they end immediately).
 /// - A body that keeps invalidating itself stops after 100 consecutive re-runs and reports an
-///   ``ObservationDiagnostic`` naming the key path. Only runs that wrote an observed property
-///   themselves count: an observer whose run is overtaken by other threads' writes runs again
-///   (on the thread running it) until it has seen the last of them. Scheduled observers that
+///   ``ObservationDiagnostic`` naming the key path. Only runs that invalidated themselves
+///   count (a change of what they read made on the thread running them): an observer whose
+///   run is overtaken by other threads' writes runs again (on the thread running it) until it
+///   has seen the last of them, even when the run wrote other observed properties. Scheduled observers that
 ///   keep changing each other through their schedulers stop the same way: a change that ends
 ///   a chain of 100 scheduled runs, each caused by the one before, is dropped with a
 ///   diagnostic (a later change from outside the chain runs them again).

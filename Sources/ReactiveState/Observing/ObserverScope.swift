@@ -4,7 +4,8 @@ final class ObserverScope: TrackingScope {
   @exclusivity(unchecked) var observer: Unmanaged<ContinuousObserver>?
 
   /// Whether the current run wrote an observed property on its own thread (the caller resets
-  /// it before each run): a parked observer counts only such runs toward its rerun limit.
+  /// it before each run): only such runs count toward the rerun limit, when the change that
+  /// makes them run again came from that thread too.
   @exclusivity(unchecked) var wroteDuringRun = false
 
   override func record(_ slot: SourceNode) {
