@@ -89,20 +89,20 @@ public struct Tracked<Value> {
       }
       // One registrar call, and after the first observed write no key-path lookup at all.
       var token = host[keyPath: storage].token
-      let wasFilled = token.isFilled
+      let filled = token._identity
       host.observationRegistrar._withMutation(of: host, keyPath: wrapped, token: &token) {
         host[keyPath: storage].storedValue = newValue
       }
-      if !wasFilled && token.isFilled { host[keyPath: storage].token = token }
+      if token._identity != filled { host[keyPath: storage].token = token }
     }
     @inline(__always) _modify {
       let registrar = host.observationRegistrar
       var token = host[keyPath: storage].token
-      let wasFilled = token.isFilled
+      let filled = token._identity
       // One use of `wrapped`, before the yield, and only for an empty token: any other use
       // makes the optimizer materialise the key path on every in-place mutation.
       registrar._willModify(host, keyPath: wrapped, token: &token)
-      if !wasFilled && token.isFilled { host[keyPath: storage].token = token }
+      if token._identity != filled { host[keyPath: storage].token = token }
       defer { registrar._didModify(token: token) }
       yield &host[keyPath: storage].storedValue
     }

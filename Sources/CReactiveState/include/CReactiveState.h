@@ -57,6 +57,9 @@ typedef struct rs_thread_state {
   void *_Nonnull *_Nullable graph_lock_pins;
   uint64_t graph_lock_pin_count;
   uint64_t graph_lock_pin_capacity;
+  /// The scope `withoutObservationTracking` suspended (an unretained Swift object), or NULL:
+  /// reads inside the block record nothing, but its writes are still the scope's own.
+  void *_Nullable untracked_scope;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended

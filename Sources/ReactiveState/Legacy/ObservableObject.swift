@@ -1,3 +1,5 @@
+@_spi(Reflection) import Swift
+
 /// An object that announces *that* it is about to change, Combine style.
 ///
 /// This is the coarse legacy model (Combine does not exist on Linux): a subscriber of
@@ -21,8 +23,9 @@ public protocol ObservableObject: AnyObject {
 extension ObservableObject {
   /// The object's shared publisher, installed into its `@Published` storage on first request.
   ///
-  /// Finds the storage by reflection (the stand-in for Combine's runtime field walk), so each call
-  /// costs a reflection pass; subscribe once and keep the token rather than calling it in a loop.
+  /// Finds the storage with a walk of the class's field metadata (as Combine does), reading only
+  /// the `@Published` fields, so each call costs that walk; subscribe once and keep the token
+  /// rather than calling it in a loop.
   public var objectWillChange: ObservableObjectPublisher {
     // Fast path: once installed, every box holds the publisher, so the first one found suffices.
     if let publisher = firstPublishedBox(of: self)?.objectWillChange {
@@ -45,26 +48,46 @@ extension ObservableObject {
 /// Serializes first-time installation so concurrent first requests agree on one publisher.
 private let installationLock = WordLock()
 
-/// The reflection chain of `object`: its class, then each superclass.
-private func classMirrors(of object: AnyObject) -> some Sequence<Mirror> {
-  sequence(first: Mirror(reflecting: object)) { $0.superclassMirror }
+/// Calls `body` with the `@Published` storage of `object`, subclass first, until it returns
+/// false. Walks the class metadata's field descriptors (Combine's runtime field walk): only the
+/// `@Published` fields are read, so other stored properties are never touched (no race with
+/// their writers, no read of a dead `unowned` reference) and a `CustomReflectable` conformance
+/// does not hide them.
+private func forEachPublishedBox(of object: AnyObject, _ body: (PublishedBoxBase) -> Bool) {
+  let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+  var seenOffsets: Set<Int> = []
+  var keepGoing = true
+  var type: AnyClass? = Swift.type(of: object)
+  while keepGoing, let current = type {
+    // `_EachFieldOptions.classType` (its static member is not concurrency-safe to name).
+    let classType = _EachFieldOptions(rawValue: 1 << 0)
+    _forEachField(of: current, options: classType) { _, offset, fieldType, _ in
+      guard let provider = fieldType as? any PublishedBoxProviding.Type,
+        seenOffsets.insert(offset).inserted
+      else { return true }
+      keepGoing = body(provider.publishedBox(at: base + offset))
+      return keepGoing
+    }
+    type = _getSuperclass(current)
+  }
 }
 
 /// The first `@Published` storage of `object`, subclass first.
 private func firstPublishedBox(of object: AnyObject) -> PublishedBoxBase? {
-  for mirror in classMirrors(of: object) {
-    for child in mirror.children {
-      if let provider = child.value as? any PublishedBoxProviding {
-        return provider.publishedBox
-      }
-    }
+  var first: PublishedBoxBase?
+  forEachPublishedBox(of: object) { box in
+    first = box
+    return false
   }
-  return nil
+  return first
 }
 
 /// All `@Published` storage of `object`, subclass first.
 private func publishedBoxes(of object: AnyObject) -> [PublishedBoxBase] {
-  classMirrors(of: object).flatMap { mirror in
-    mirror.children.compactMap { ($0.value as? any PublishedBoxProviding)?.publishedBox }
+  var boxes: [PublishedBoxBase] = []
+  forEachPublishedBox(of: object) { box in
+    boxes.append(box)
+    return true
   }
+  return boxes
 }

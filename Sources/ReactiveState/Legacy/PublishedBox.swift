@@ -57,3 +57,10 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
 protocol PublishedBoxProviding {
   var publishedBox: PublishedBoxBase { get }
 }
+
+extension PublishedBoxProviding {
+  /// The box of the storage of this type stored at `address` (a field of an object).
+  static func publishedBox(at address: UnsafeRawPointer) -> PublishedBoxBase {
+    address.load(as: Self.self).publishedBox
+  }
+}

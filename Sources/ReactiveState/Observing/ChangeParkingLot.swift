@@ -64,6 +64,11 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
   /// Runs the parked re-evaluation, if any; false when there is none or the iteration ended.
   /// Synchronous, so a consumer that is already behind pays no suspension or async frame.
   func runParked() -> Bool {
+    // A cancelled consumer gets nil, even with a change parked (as `Observations`).
+    if Task.isCancelled {
+      finish()
+      return false
+    }
     let observer = lock.withLock { () -> Unmanaged<ContinuousObserver>? in
       guard !finished else { return nil }
       return parkedObserver.take()

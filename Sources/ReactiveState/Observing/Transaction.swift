@@ -1,4 +1,5 @@
 import CReactiveState
+import Synchronization
 
 /// Runs `body` as one transaction: continuous observers affected by its mutations run at
 /// most once, after the outermost transaction on this thread ends, and see all of its new
@@ -24,6 +25,8 @@ public func withTransaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) ->
 /// ``postpone(_:)``). Created on the thread's first transaction and reused (one small object
 /// per thread), so a transaction allocates nothing.
 final class ObservationTransaction {
+  /// Numbers the drains of all threads (see ``ContinuousObserver/drainStamp``).
+  private static let drains = Atomic<UInt64>(0)
   @exclusivity(unchecked) private var head: Unmanaged<ContinuousObserver>?
   @exclusivity(unchecked) private var tail: Unmanaged<ContinuousObserver>?
 
@@ -66,16 +69,23 @@ final class ObservationTransaction {
 
   /// Runs the queued observers, round by round (a round is what was queued when it began).
   private func drain() {
-    var rounds = 0
+    let drain = Self.drains.wrappingAdd(1, ordering: .relaxed).newValue
     while var cursor = head {
       head = nil
       tail = nil
-      rounds += 1
-      let abandon = rounds > ContinuousObserver.rerunLimit
       while true {
         let next = Self.detach(cursor)
-        // Observers that keep re-queueing each other are stopped instead of hanging. Nothing
-        // touches `cursor` afterwards: it may be gone.
+        // Observers that keep re-queueing each other are stopped instead of hanging: an
+        // observer run more than the limit in one drain (an acyclic cascade, however long,
+        // runs each observer once). Nothing touches `cursor` afterwards: it may be gone.
+        let abandon = cursor._withUnsafeGuaranteedRef { observer -> Bool in
+          if observer.drainStamp != drain {
+            observer.drainStamp = drain
+            observer.drainRuns = 0
+          }
+          observer.drainRuns += 1
+          return observer.drainRuns > ContinuousObserver.rerunLimit
+        }
         cursor._withUnsafeGuaranteedRef { $0.runPostponed(abandon ? .abandon : .run) }
         guard let next else { break }
         cursor = next

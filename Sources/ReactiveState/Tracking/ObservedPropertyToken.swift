@@ -6,15 +6,39 @@ import CReactiveState
 ///
 /// Store one per property inside the observed object, starting as `_ObservedPropertyToken()`,
 /// and pass it to ``ObservationRegistrar/_withMutation(of:keyPath:token:_:)``. Valid only with
-/// the registrar and key path it was filled for. Not for general use.
+/// the registrar and key path it was filled for: a token that reaches another registrar (its
+/// storage copied into another object) is ignored there and refilled. Not for general use.
 public struct _ObservedPropertyToken: Sendable {
-  @usableFromInline nonisolated(unsafe) var slot: Unmanaged<PropertySlot>?
+  @usableFromInline nonisolated(unsafe) var filledSlot: Unmanaged<PropertySlot>?
+  /// The registrar storage the slot belongs to.
+  @usableFromInline nonisolated(unsafe) var owner: UnsafeRawPointer?
 
   /// An empty token.
-  @inlinable public init() { slot = nil }
+  @inlinable public init() {
+    filledSlot = nil
+    owner = nil
+  }
 
   /// Whether the token has been filled.
-  @inlinable public var isFilled: Bool { slot != nil }
+  @inlinable public var isFilled: Bool { filledSlot != nil }
+
+  /// The filled slot's identity (to tell whether a call refilled the token).
+  @inlinable public var _identity: UnsafeRawPointer? {
+    filledSlot.map { UnsafeRawPointer($0.toOpaque()) }
+  }
+
+  /// The slot, when the token was filled for `storage`.
+  @inlinable @inline(__always)
+  func slot(in storage: RegistrarStorage) -> Unmanaged<PropertySlot>? {
+    owner == UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque()) ? filledSlot : nil
+  }
+
+  /// Fills the token with `storage`'s `slot`.
+  @inlinable @inline(__always)
+  mutating func fill(_ slot: Unmanaged<PropertySlot>, in storage: RegistrarStorage) {
+    filledSlot = slot
+    owner = UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque())
+  }
 }
 
 extension ObservationRegistrar {
@@ -28,7 +52,7 @@ extension ObservationRegistrar {
     token: @autoclosure () -> _ObservedPropertyToken
   ) {
     guard let scope = rs_current_scope() else { return }
-    let slot = token().slot
+    let slot = token().slot(in: storage)
     // A filled token's slot address stands in for a call site (it cannot equal a code
     // address): either way a repeated read is two compares.
     let site =
@@ -55,11 +79,11 @@ extension ObservationRegistrar {
       return result
     }
     let slot: Unmanaged<PropertySlot>
-    if let cached = token.slot {
+    if let cached = token.slot(in: storage) {
       slot = cached
     } else {
       slot = storage.slot(site: nil, keyPath: { keyPath() })
-      token.slot = slot
+      token.fill(slot, in: storage)
     }
     let announced = storage.beginWrite(slot)
     defer { storage.didSet(slot, announced: announced) }
@@ -82,8 +106,13 @@ extension ObservationRegistrar {
   ) {
     let scope = rs_current_scope()
     guard scope != nil || storage.hasSlots else { return }
-    if token.slot == nil { token.slot = storage.slot(site: nil, keyPath: { keyPath() }) }
-    let slot = token.slot.unsafelyUnwrapped
+    let slot: Unmanaged<PropertySlot>
+    if let cached = token.slot(in: storage) {
+      slot = cached
+    } else {
+      slot = storage.slot(site: nil, keyPath: { keyPath() })
+      token.fill(slot, in: storage)
+    }
     if let scope { storage.recordAccess(slot, in: scope) }
     storage.willSet(slot)
   }
@@ -96,6 +125,6 @@ extension ObservationRegistrar {
   /// care, and that read would race with the in-place mutation of its storage.
   @inlinable @inline(__always)
   public func _didModify(token: _ObservedPropertyToken) {
-    if let slot = token.slot { storage.didSet(slot) }
+    if let slot = token.slot(in: storage) { storage.didSet(slot) }
   }
 }

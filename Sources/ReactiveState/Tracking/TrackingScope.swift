@@ -83,7 +83,9 @@ class TrackingScope {
 
   /// Walks the current thread's scope chain after a mutation of `slot` on this thread.
   static func noteMutationOnCurrentThread(_ slot: SourceNode) {
-    guard var pointer = rs_current_scope() else { return }
+    let thread = rs_current_thread()
+    // Inside `withoutObservationTracking`, the suspended scope still owns the write.
+    guard var pointer = thread.pointee.scope ?? thread.pointee.untracked_scope else { return }
     let version = slot.version.load(ordering: .acquiring)
     while true {
       let scope = Unmanaged<TrackingScope>.fromOpaque(pointer).takeUnretainedValue()

@@ -30,6 +30,9 @@ import Testing
       }
     }
 
+    /// A `didSet` of `value` with no `willSet` before it.
+    func announceValueChanged() { registrar.didSet(self, keyPath: \.value) }
+
     var other: Int {
       get {
         registrar.access(self, keyPath: \.other)
@@ -129,5 +132,25 @@ import Testing
     }
     #expect(fired.value == 1)
     #expect(!Self.oneShotOverValueFires(model))
+  }
+
+  /// A `didSet` with no `willSet` before it (legal, if unusual), on a property written
+  /// before: it moves the version by two, not one, so nothing looks in flight afterwards. A
+  /// one-shot armed before it does not fire (its `onChange` is a `willSet` one, as in the
+  /// toolchain).
+  @Test func aLoneDidSetLeavesNoWriteInFlight() {
+    let model = PairModel()
+    ReactiveState.withObservationTracking({ _ = model.value }, onChange: {})
+    // Written on another thread: a version left odd then looks like that thread's write
+    // still in flight.
+    let written = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      model.value = 1
+      written.signal()
+    }
+    written.wait()
+    #expect(!Self.oneShotOverValueFires(model) { model.announceValueChanged() })
+    #expect(!Self.oneShotOverValueFires(model), "nothing changed since the read")
+    #expect(Self.oneShotOverValueFires(model) { model.value = 2 })
   }
 }

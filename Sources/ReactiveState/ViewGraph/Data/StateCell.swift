@@ -48,7 +48,8 @@ final class StateCell<Value>: Observable {
   /// the slot too.
   private func filledValueToken() -> _ObservedPropertyToken {
     if !valueToken.isFilled {
-      valueToken.slot = registrar.storage.slot(site: nil, keyPath: { \StateCell.value })
+      valueToken.fill(
+        registrar.storage.slot(site: nil, keyPath: { \StateCell.value }), in: registrar.storage)
     }
     return valueToken
   }
