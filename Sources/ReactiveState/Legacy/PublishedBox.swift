@@ -1,5 +1,6 @@
 /// The part of `@Published` storage that ``ObservableObject``'s default `objectWillChange` finds
-/// by reflection: the object-wide publisher, shared by every `@Published` property of one object.
+/// through the class's field metadata: the object-wide publisher, shared by every `@Published`
+/// property of one object.
 @usableFromInline
 class PublishedBoxBase: @unchecked Sendable {
   @usableFromInline let lock = WordLock()
@@ -53,7 +54,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
   }
 }
 
-/// Lets reflection find a `@Published` property's box without knowing its `Value`.
+/// Lets the field walk find a `@Published` property's box without knowing its `Value`.
 protocol PublishedBoxProviding {
   var publishedBox: PublishedBoxBase { get }
 }

@@ -10,9 +10,12 @@ import Synchronization
 /// to its scheduler then, and runs wherever and whenever that scheduler runs it.
 ///
 /// Only delivery to continuous observers (``observe(scheduler:_:)``,
-/// ``withContinuousObservation(options:scheduler:apply:)``) is deferred. One-shot `withObservationTracking` observers keep their contract and fire
-/// inside the first mutation's `willSet`. Mutations made on other threads are not part of
-/// this transaction.
+/// ``withContinuousObservation(options:scheduler:apply:)``) is deferred. One-shot
+/// `withObservationTracking` observers keep their contract and fire inside the first
+/// mutation's `willSet`. Mutations made on other threads are not part of this transaction,
+/// but an observer already waiting in its queue takes them in: it runs once, when this
+/// transaction ends, and sees them then (so do not make a transaction wait for another
+/// thread to observe its own change to something such an observer reads).
 @discardableResult
 public func withTransaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
   let transaction = ObservationTransaction.begin()
