@@ -19,6 +19,18 @@ extension DerivedNode {
     return true
   }
 
+  /// ``refresh()`` for a reader linked to this node (a continuous observer checking the
+  /// derived values its last run read): a node found unlinked subscribes to its inputs again.
+  /// Its upstream links can go while the reader links it (a lingering orphan read lock-free as
+  /// its lingering ends); settled unchanged, it would stay unlinked, and later changes of its
+  /// inputs would never reach the reader.
+  final func refreshForSubscriber() -> Bool {
+    guard refreshKeepingLock(forSubscriber: true) else { return false }
+    if !isAbandoned && isUnlinked.load(ordering: .relaxed) { subscribeUpstream() }
+    releaseComputeLock()
+    return true
+  }
+
   /// ``refresh()`` that leaves the compute lock held on success (the caller reads the value
   /// and calls ``releaseComputeLock()``). `forSubscriber`: the reader is about to subscribe to
   /// this node, so a computation links its inputs even though the node has no subscriber yet.

@@ -269,14 +269,10 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   /// Under the graph lock: removes the link to an input that is going away.
   private func unlinkDeparted(_ link: LinkPointer) {
-    // A source that goes away during this thread's own refresh of the node — an input the
-    // computation replaced and released (an abandoned derived value), an object the
-    // derivation created and dropped — leaves the value being computed valid. Marking it
-    // stale there would make the refresh end stale, and a stale node stops every later walk
-    // before its subscribers: they would never hear of a change again.
-    if refreshingThread.load(ordering: .relaxed) != Self.currentThread {
-      freshness.store(Self.stale, ordering: .sequentiallyConsistent)
-    }
+    // A departure is no change: the cached value (or the one being computed) stays valid,
+    // since the source can never change again. It is not marked stale: nobody downstream
+    // hears of it, and a stale node stops every later walk before its subscribers, so they
+    // would never hear of a change of its other inputs again.
     if computeLock.tryLock() {
       ReactiveNode.unlink(link)
       computeLock.unlock()
@@ -357,11 +353,16 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @inlinable @inline(__always)
   final func beginLockFreeRead() -> Bool {
     guard freshness.load(ordering: .acquiring) == Self.lockFreeReadable else { return false }
+    if _isDebugAssertConfiguration(), let pause = DerivedNode.pauseAfterLockFreeCheck { pause() }
     if let scope = rs_current_scope() {
       Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.recordIfNew(self) }
     }
     return true
   }
+
+  /// Tests only, unoptimised builds only (compiled out otherwise): called by a lock-free read
+  /// after its freshness check, before the read is recorded, so a test can hold a reader there.
+  @usableFromInline nonisolated(unsafe) static var pauseAfterLockFreeCheck: (() -> Void)?
 
   /// Runs the derivation with tracking active, stores its outcome and settles its links
   /// (compute-lock holder, refreshing).

@@ -476,7 +476,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   private func inputsChanged() -> Bool {
     for input in derivedInputs.inputs {
       let moved = input.source._withUnsafeGuaranteedRef { source in
-        _ = unsafeDowncast(source, to: DerivedNode.self).refresh()
+        _ = unsafeDowncast(source, to: DerivedNode.self).refreshForSubscriber()
         return source.version.load(ordering: .sequentiallyConsistent) != input.version
       }
       if moved { return true }

@@ -145,10 +145,9 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// Moves the version: an atomic increment (a full barrier), or — a main-thread-confined
   /// property written on the main thread, its only writer — a plain store; other threads that
   /// link to such a property pay for the barrier instead (see ``isConfinedToMainThread``).
-  /// Returns the version the move started from. A nil `step` moves to the next even version
-  /// in one step (by one from odd, by two from even: see ``endMutation()``).
+  /// Returns the version the move started from.
   @inline(__always)
-  private func moveVersion(by step: UInt64?) -> UInt64 {
+  private func moveVersion(by step: UInt64) -> UInt64 {
     if isOwnedByCurrentThread {
       if !hadPlainWrite.load(ordering: .relaxed) {
         // Once: a linker that then sees the flag unset is seen by every later plain move.
@@ -156,24 +155,11 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
         rs_full_fence()
       }
       let from = version.load(ordering: .relaxed)
-      version.store(from &+ (step ?? Self.stepToEven(from)), ordering: .releasing)
+      version.store(from &+ step, ordering: .releasing)
       return from
     }
-    guard step == nil else {
-      return version.wrappingAdd(step.unsafelyUnwrapped, ordering: .sequentiallyConsistent)
-        .oldValue
-    }
-    var from = version.load(ordering: .relaxed)
-    while true {
-      let (exchanged, original) = version.compareExchange(
-        expected: from, desired: from &+ Self.stepToEven(from), ordering: .sequentiallyConsistent)
-      if exchanged { return from }
-      from = original
-    }
+    return version.wrappingAdd(step, ordering: .sequentiallyConsistent).oldValue
   }
-
-  @inline(__always)
-  private static func stepToEven(_ version: UInt64) -> UInt64 { 2 &- (version & 1) }
 
   /// Whether this property is confined to the main thread and this is it: its version and
   /// parking word are then this thread's alone to write.
@@ -190,12 +176,11 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   }
 
   /// `didSet`: makes the version even again and returns whether anyone listens to `didSet`
-  /// (and the version the move started from). From an even version — a `didSet` with no
-  /// `willSet` before it, or two threads' writes of the property overlapping — it moves by
-  /// two, so the version is never left odd (a write in flight forever) at rest.
+  /// (and the version the move started from). Two threads' writes of the property that
+  /// overlap leave it odd until the second ends: a write is still in flight.
   @inline(__always)
   func endMutation() -> (didSet: Bool, from: UInt64) {
-    let from = moveVersion(by: nil)
+    let from = moveVersion(by: 1)
     return (didSetListeners.load(ordering: .sequentiallyConsistent) != 0, from)
   }
 }

@@ -285,16 +285,18 @@ final class RegistrarStorage: @unchecked Sendable {
     }
   }
 
-  /// `didSet` of an explicit `willSet`/`didSet` pair. Its `willSet` went through the slot,
-  /// which then names a mutating thread — unless it found the object without slots and did
-  /// nothing, and slots appeared meanwhile (a first tracked read on another thread, of any
-  /// property: this lookup makes the slot if need be). Then the write ends as an unannounced
-  /// one (``didSet(_:announced:)``): a lone `didSet` would move the version once and leave it
-  /// odd at rest, a write in flight forever. (A write of the same property by another thread
-  /// that begins in between names its own thread; that double race is not told apart.)
+  /// An explicit `didSet`. `paired`: a `willSet` on this thread waits for it. Its `willSet`
+  /// went through the slot, which then names a mutating thread — unless it found the object
+  /// without slots and did nothing, and slots appeared meanwhile (a first tracked read on
+  /// another thread, of any property: this lookup makes the slot if need be). That write, and
+  /// a lone `didSet`, end as an unannounced write (``didSet(_:announced:)``): a `didSet` alone
+  /// would move the version once and leave it odd at rest, a write in flight forever. (A write
+  /// of the same property by another thread that begins in between names its own thread; that
+  /// double race is not told apart.)
   @usableFromInline
-  func didSetOfPair(_ slot: Unmanaged<PropertySlot>) {
-    if slot._withUnsafeGuaranteedRef({ $0.mutatingThread.load(ordering: .relaxed) }) == 0 {
+  func didSetOfPair(_ slot: Unmanaged<PropertySlot>, paired: Bool) {
+    if !paired || slot._withUnsafeGuaranteedRef({ $0.mutatingThread.load(ordering: .relaxed) }) == 0
+    {
       didSet(slot, announced: false)
     } else {
       didSet(slot)

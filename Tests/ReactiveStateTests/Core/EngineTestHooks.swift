@@ -98,3 +98,9 @@ func acquireGraphLock() { GraphLock.lock() }
 
 /// Releases the lock taken by ``acquireGraphLock()``.
 func releaseGraphLock() { GraphLock.unlock() }
+
+/// `body` runs inside every lock-free read of a current derived value, after its freshness
+/// check and before the read is recorded (nil: none). Unoptimised builds only.
+func pauseLockFreeReadsAfterTheirCheck(_ body: (() -> Void)?) {
+  DerivedNode.pauseAfterLockFreeCheck = body
+}

@@ -69,7 +69,8 @@ extension ViewNode {
       let reference = reference
       let scheduler = NodeScheduler(reference)
       let observer = ContinuousObserver(
-        triggers: .willSet, scheduler: scheduler, label: "\(typeName).body", parking: scheduler,
+        triggers: [.willSet, .didSet], scheduler: scheduler, label: "\(typeName).body",
+        parking: scheduler,
         parksRuns: true,
         body: .events { event in
           // The body only runs inside `runNow`/`start` below, called on the main actor: with
