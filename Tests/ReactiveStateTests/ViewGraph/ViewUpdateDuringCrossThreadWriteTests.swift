@@ -133,3 +133,105 @@ final class UncheckedRef<T>: @unchecked Sendable {
     #expect(host.texts == ["2"])
   }
 }
+
+/// A one-time action a body runs (set by the test on the main actor, taken by the body).
+final class BodyHook: @unchecked Sendable {
+  private let lock = NSLock()
+  private var action: (() -> Void)?
+  func set(_ action: @escaping () -> Void) {
+    lock.lock()
+    self.action = action
+    lock.unlock()
+  }
+  func take() -> (() -> Void)? {
+    lock.lock()
+    defer { lock.unlock() }
+    let action = self.action
+    self.action = nil
+    return action
+  }
+}
+
+@MainActor
+@Suite(.serialized) struct CrossThreadWriteDuringBodyTests {
+  struct HookedReader: View {
+    let model: HookedModel
+    let hook: BodyHook
+    var body: some View {
+      let value = model.value
+      hook.take()?()
+      return Text("\(value * 2)")
+    }
+  }
+
+  /// Another thread writes `model.value = 1` and is held after its store, before its didSet.
+  /// The host's pass runs (the willSet hop marked the view dirty); the body reads the stored
+  /// value 1, and while it runs, the other thread's write ends (its didSet walk). Nothing was
+  /// written during body on the main actor: no "model written during body" issue. It was
+  /// recorded once view bodies listened to didSet (a review caught that regression).
+  func writeEndingDuringBody(mode: ViewHost.UpdateMode) async -> ViewHost {
+    let model = HookedModel()
+    let hook = BodyHook()
+    let host = ViewHost(HookedReader(model: model, hook: hook), mode: mode)
+    #expect(host.texts == ["0"])
+    let reached = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    model.afterStore.value = {
+      reached.signal()
+      resume.wait()
+    }
+    let ref = UncheckedRef(model)
+    // The body lets the write finish and waits for it.
+    hook.set {
+      resume.signal()
+      _ = done.wait(timeout: .now() + 10)
+    }
+    Thread.detachNewThread {
+      ref.value.value = 1
+      done.signal()
+    }
+    #expect(reached.wait(timeout: .now() + 10) == .success)
+    model.afterStore.value = nil
+    for _ in 0..<20 { await Task.yield() }
+    host.flush()
+    for _ in 0..<20 { await Task.yield() }
+    host.flush()
+    #expect(host.texts == ["2"])
+    return host
+  }
+
+  @Test func crossThreadWriteEndingDuringBodyRecordsNoIssueManual() async {
+    let host = await writeEndingDuringBody(mode: .manual)
+    #expect(host.issues.isEmpty, "\(host.issues)")
+  }
+
+  @Test func crossThreadWriteEndingDuringBodyRecordsNoIssueAutomatic() async {
+    let host = await writeEndingDuringBody(mode: .automatic)
+    #expect(host.issues.isEmpty, "\(host.issues)")
+  }
+
+  /// Another thread's whole write lands while the body runs (its willSet marks the running
+  /// observer dirty): no issue either (it used to be recorded as a write during body).
+  @Test func crossThreadWriteDuringBodyRecordsNoIssue() async {
+    let model = HookedModel()
+    let hook = BodyHook()
+    let host = ViewHost(HookedReader(model: model, hook: hook), mode: .manual)
+    let ref = UncheckedRef(model)
+    hook.set {
+      let done = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        ref.value.value = 1
+        done.signal()
+      }
+      _ = done.wait(timeout: .now() + 10)
+    }
+    // A main-actor write invalidates the view; its next run starts the other thread's write.
+    model.value = 5
+    host.flush()
+    for _ in 0..<20 { await Task.yield() }
+    host.flush()
+    #expect(host.texts == ["2"])
+    #expect(host.issues.isEmpty, "\(host.issues)")
+  }
+}

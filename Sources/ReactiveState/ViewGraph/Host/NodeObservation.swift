@@ -14,24 +14,37 @@ final class NodeScheduler: ObserverParking, ObservationScheduler, @unchecked Sen
 
   init(_ reference: WeakNodeReference) { self.reference = reference }
 
-  func schedule(_ work: @escaping @Sendable () -> Void) { markNodeDirty() }
+  /// The end of the node's own run, which a change of something it read marked dirty: a
+  /// write made by the body's thread, or one another thread made (or ended: its `didSet`)
+  /// while the body ran. Only the former is a write during the update.
+  func schedule(_ work: @escaping @Sendable () -> Void) {
+    markNodeDirty(endOfOwnRun: true)
+  }
 
-  override func park(_ observer: ContinuousObserver) { markNodeDirty() }
+  override func park(_ observer: ContinuousObserver) { markNodeDirty(endOfOwnRun: false) }
 
-  private func markNodeDirty() {
+  private func markNodeDirty(endOfOwnRun: Bool) {
     let reference = reference
     if ViewGraphRuntime.isOnMainActor {
       ViewGraphRuntime.assumeMainActor(reference) { reference in
-        NodeScheduler.invalidate(reference, cause: ViewGraphRuntime.currentCause)
+        // The run's thread is this one (no other thread writes the flag while it ends).
+        let otherThread =
+          endOfOwnRun && reference.node?.observer.map { !$0.dirtiedByOwnThread } == true
+        NodeScheduler.invalidate(
+          reference, cause: ViewGraphRuntime.currentCause, changedElsewhere: otherThread)
       }
     } else {
       // A model mutated on another thread: hop to the main actor (no `@State` cause there).
-      Task { @MainActor in NodeScheduler.invalidate(reference, cause: nil) }
+      Task { @MainActor in
+        NodeScheduler.invalidate(reference, cause: nil, changedElsewhere: true)
+      }
     }
   }
 
   @MainActor
-  private static func invalidate(_ reference: WeakNodeReference, cause: UpdateCause?) {
+  private static func invalidate(
+    _ reference: WeakNodeReference, cause: UpdateCause?, changedElsewhere: Bool
+  ) {
     guard let node = reference.node, node.isLive else { return }
     // The key path is known now (the observer queued it); view-graph cells name themselves.
     var resolved = cause ?? .unknownProperty
@@ -39,7 +52,7 @@ final class NodeScheduler: ObserverParking, ObservationScheduler, @unchecked Sen
     if cause == nil, let keyPath = node.observer?.queuedKeyPath {
       resolved = .modelProperty(ObservedKeyPath(keyPath))
     }
-    node.host.invalidate(node, cause: resolved)
+    node.host.invalidate(node, cause: resolved, duringUpdate: !changedElsewhere)
   }
 }
 

@@ -225,10 +225,11 @@ public final class ViewHost {
   // MARK: - Invalidation
 
   /// Marks `node` dirty because something it read changed. Never evaluates here: observers fire
-  /// at `willSet`, before the new value is stored.
-  func invalidate(_ node: ViewNode, cause: UpdateCause) {
+  /// at `willSet`, before the new value is stored. `duringUpdate`: false for a change made on
+  /// another thread (not a write of the update running here).
+  func invalidate(_ node: ViewNode, cause: UpdateCause, duringUpdate: Bool = true) {
     guard node.isLive else { return }
-    if let updating = ViewGraphRuntime.updatingNode, cause.isModelProperty {
+    if duringUpdate, let updating = ViewGraphRuntime.updatingNode, cause.isModelProperty {
       record(
         .modelWriteDuringUpdate,
         "An observable property read by \(node.typeName) changed while \(updating.typeName) "
