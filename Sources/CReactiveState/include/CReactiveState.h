@@ -60,9 +60,6 @@ typedef struct rs_thread_state {
   /// The scope `withoutObservationTracking` suspended (an unretained Swift object), or NULL:
   /// reads inside the block record nothing, but its writes are still the scope's own.
   void *_Nullable untracked_scope;
-  /// Explicit `willSet` calls on this thread still waiting for their `didSet` (see
-  /// `ObservationRegistrar._didSet`): a `didSet` with none open is a lone one.
-  uint64_t open_explicit_writes;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended

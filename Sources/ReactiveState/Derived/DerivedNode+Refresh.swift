@@ -25,10 +25,20 @@ extension DerivedNode {
   /// its lingering ends); settled unchanged, it would stay unlinked, and later changes of its
   /// inputs would never reach the reader.
   final func refreshForSubscriber() -> Bool {
-    guard refreshKeepingLock(forSubscriber: true) else { return false }
-    if !isAbandoned && isUnlinked.load(ordering: .relaxed) { subscribeUpstream() }
-    releaseComputeLock()
-    return true
+    while true {
+      guard refreshKeepingLock(forSubscriber: true) else { return false }
+      var relinkedStale = false
+      if !isAbandoned && isUnlinked.load(ordering: .relaxed) {
+        subscribeUpstream()
+        // An input that moved after the check above and before the links were back reached
+        // nobody: the relink left the node stale. Bring it up to date again (linked now, so
+        // a later change is pushed), or the reader would compare an unmoved version and
+        // never hear of it.
+        relinkedStale = freshness.load(ordering: .sequentiallyConsistent) & Self.stale != 0
+      }
+      releaseComputeLock()
+      if !relinkedStale { return true }
+    }
   }
 
   /// ``refresh()`` that leaves the compute lock held on success (the caller reads the value

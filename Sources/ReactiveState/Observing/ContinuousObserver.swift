@@ -124,10 +124,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// ``ObservationTransaction``; touched only by the thread whose transaction it is).
   @exclusivity(unchecked) var nextPostponed: Unmanaged<ContinuousObserver>?
   @exclusivity(unchecked) var isPostponed = false
-  /// The drain that last ran the observer from a transaction queue, and how many times it
-  /// did (touched as `nextPostponed`).
+  /// The drain that last ran the observer from a transaction queue (touched as
+  /// `nextPostponed`).
   @exclusivity(unchecked) var drainStamp: UInt64 = 0
-  @exclusivity(unchecked) var drainRuns = 0
   /// Set by ``cancelObservation()``; read without the lock by a delivery whose run `receive`
   /// already started, so a cancel between the two (e.g. by another observer of the same
   /// change) keeps the body from starting after `cancel()` returned.

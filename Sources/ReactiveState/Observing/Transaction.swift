@@ -73,21 +73,24 @@ final class ObservationTransaction {
   /// Runs the queued observers, round by round (a round is what was queued when it began).
   private func drain() {
     let drain = Self.drains.wrappingAdd(1, ordering: .relaxed).newValue
+    // Rounds in a row in which no observer ran for the first time in this drain: a cascade
+    // that still reaches new observers is making progress (however long, and however often
+    // an observer reading many of its links re-runs); observers that keep re-queueing each
+    // other reach no new one, and are stopped after the limit instead of hanging.
+    var roundsWithoutNewcomer = 0
     while var cursor = head {
       head = nil
       tail = nil
+      roundsWithoutNewcomer += 1
+      let abandon = roundsWithoutNewcomer > ContinuousObserver.rerunLimit
       while true {
         let next = Self.detach(cursor)
-        // Observers that keep re-queueing each other are stopped instead of hanging: an
-        // observer run more than the limit in one drain (an acyclic cascade, however long,
-        // runs each observer once). Nothing touches `cursor` afterwards: it may be gone.
-        let abandon = cursor._withUnsafeGuaranteedRef { observer -> Bool in
+        // Nothing touches `cursor` after its run: it may be gone.
+        cursor._withUnsafeGuaranteedRef { observer in
           if observer.drainStamp != drain {
             observer.drainStamp = drain
-            observer.drainRuns = 0
+            roundsWithoutNewcomer = 0
           }
-          observer.drainRuns += 1
-          return observer.drainRuns > ContinuousObserver.rerunLimit
         }
         cursor._withUnsafeGuaranteedRef { $0.runPostponed(abandon ? .abandon : .run) }
         guard let next else { break }

@@ -84,9 +84,8 @@ public struct ObservationRegistrar: Sendable {
   public func _willSet<Subject: Observable, Member>(
     _ subject: Subject, keyPathProvider keyPath: () -> KeyPath<Subject, Member>
   ) {
-    rs_current_thread().pointee.open_explicit_writes &+= 1
     if storage.hasSlots {
-      _ = storage.willSet(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
+      storage.explicitWillSet(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
     }
   }
 
@@ -104,12 +103,8 @@ public struct ObservationRegistrar: Sendable {
   public func _didSet<Subject: Observable, Member>(
     _ subject: Subject, keyPathProvider keyPath: () -> KeyPath<Subject, Member>
   ) {
-    let thread = rs_current_thread()
-    let paired = thread.pointee.open_explicit_writes != 0
-    if paired { thread.pointee.open_explicit_writes &-= 1 }
     if storage.hasSlots {
-      storage.didSetOfPair(
-        storage.slot(site: callSiteIdentity(keyPath), keyPath: { keyPath() }), paired: paired)
+      storage.didSetOfPair(storage.slot(site: callSiteIdentity(keyPath), keyPath: { keyPath() }))
     }
   }
 

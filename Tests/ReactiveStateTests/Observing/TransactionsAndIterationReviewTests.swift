@@ -78,4 +78,25 @@ import Testing
     #expect(reported.isEmpty, "\(reported.map(\.message))")
     withExtendedLifetime(tokens) {}
   }
+
+  /// The acyclic chain of `aLongAcyclicCascadeCompletes`, plus one observer that reads every
+  /// link (a progress display, say). The chain re-queues it once per round, so it runs once per
+  /// link, more than the limit, though nothing is cyclic: it must end up seeing the final state
+  /// (as outside a transaction), and no cycle may be reported.
+  @Test(arguments: [false, true])
+  func aSummaryObserverOfALongAcyclicCascadeSeesItsEnd(inTransaction: Bool) {
+    let length = continuousRerunLimit + 20
+    let models = (0...length).map { _ in HandModel() }
+    let tokens = (0..<length).map { i in observe { models[i + 1].a = models[i].a } }
+    let lastSum = LockedBox(-1)
+    let summary = observe { lastSum.value = models.reduce(0) { $0 + $1.a } }
+    let reported = ObservationDiagnostics.capture {
+      if inTransaction { withTransaction { models[0].a = 1 } } else { models[0].a = 1 }
+    }
+    #expect(models[length].a == 1)
+    #expect(lastSum.value == length + 1, "the summary observer missed the end of the cascade")
+    #expect(reported.isEmpty, "\(reported.map(\.message))")
+    withExtendedLifetime((tokens, summary)) {}
+  }
+
 }
