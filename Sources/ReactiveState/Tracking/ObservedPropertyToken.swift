@@ -33,6 +33,18 @@ public struct _ObservedPropertyToken: Sendable {
     owner == UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque()) ? filledSlot : nil
   }
 
+  /// The slot of `storage` the token names, filling it first when it is empty or was filled
+  /// for another registrar.
+  @inlinable @inline(__always)
+  mutating func filledSlot(in storage: RegistrarStorage, keyPath: () -> AnyKeyPath)
+    -> Unmanaged<PropertySlot>
+  {
+    if let cached = slot(in: storage) { return cached }
+    let slot = storage.slot(site: nil, keyPath: keyPath)
+    fill(slot, in: storage)
+    return slot
+  }
+
   /// Fills the token with `storage`'s `slot`.
   @inlinable @inline(__always)
   mutating func fill(_ slot: Unmanaged<PropertySlot>, in storage: RegistrarStorage) {
@@ -78,13 +90,7 @@ extension ObservationRegistrar {
       if storage.hasSlots { storage.lateMutation(site: nil, keyPath: { keyPath() }) }
       return result
     }
-    let slot: Unmanaged<PropertySlot>
-    if let cached = token.slot(in: storage) {
-      slot = cached
-    } else {
-      slot = storage.slot(site: nil, keyPath: { keyPath() })
-      token.fill(slot, in: storage)
-    }
+    let slot = token.filledSlot(in: storage, keyPath: { keyPath() })
     let announced = storage.beginWrite(slot)
     defer { storage.didSet(slot, announced: announced) }
     return try mutation()
@@ -106,13 +112,7 @@ extension ObservationRegistrar {
   ) {
     let scope = rs_current_scope()
     guard scope != nil || storage.hasSlots else { return }
-    let slot: Unmanaged<PropertySlot>
-    if let cached = token.slot(in: storage) {
-      slot = cached
-    } else {
-      slot = storage.slot(site: nil, keyPath: { keyPath() })
-      token.fill(slot, in: storage)
-    }
+    let slot = token.filledSlot(in: storage, keyPath: { keyPath() })
     if let scope { storage.recordAccess(slot, in: scope) }
     storage.willSet(slot)
   }

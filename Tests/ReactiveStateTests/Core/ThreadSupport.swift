@@ -4,6 +4,16 @@ import ReactiveState
 /// The calling thread's pthread identifier (for "which thread ran this" assertions).
 func currentThreadID() -> UInt { UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) }
 
+/// Runs `body` on a new thread and waits for it to end.
+func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+  let done = DispatchSemaphore(value: 0)
+  Thread.detachNewThread {
+    body()
+    done.signal()
+  }
+  done.wait()
+}
+
 /// A lock-protected counter for multi-threaded tests.
 final class AtomicCounter: @unchecked Sendable {
   private let lock = NSLock()

@@ -6,15 +6,6 @@ import Testing
 /// semaphores or threads joined in order, so every outcome is deterministic. ReactiveState only
 /// (Observation has no continuous observers).
 @Suite struct ContinuousObserverInterleavingTests {
-  /// Runs `work` on a new thread and waits for it.
-  static func onAnotherThread(_ work: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      work()
-      done.signal()
-    }
-    done.wait()
-  }
 
   /// An observer whose every run writes a property it does not read (another observer reads
   /// it), while another thread changes what it read during each run. The runs never
@@ -35,7 +26,7 @@ import Testing
         if !readsOne { _ = model.b }
         lastSeen.value = a
         sink.c = a
-        if a < target { Self.onAnotherThread { model.a = a + 1 } }
+        if a < target { onAnotherThread { model.a = a + 1 } }
       }
     }
     #expect(reported.map(\.message) == [])

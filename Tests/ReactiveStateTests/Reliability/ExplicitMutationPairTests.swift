@@ -183,15 +183,6 @@ import Testing
     func endWrite() { registrar.didSet(self, keyPath: \.value) }
   }
 
-  static func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      body()
-      done.signal()
-    }
-    done.wait()
-  }
-
   /// Two threads' writes of one property overlap; the first ends, and a one-shot reads the
   /// value while the second is still in flight. The second's store must reach it: the version
   /// stays odd (in flight) until the second write ends. A review found a change that moved
@@ -204,7 +195,7 @@ import Testing
     _ = ReactiveState.withObservationTracking({ model.value }, onChange: {})
     model.value = 0  // the object has slots; that one-shot fired
     model.beginWrite()  // writer A
-    Self.onAnotherThread { model.beginWrite() }  // writer B
+    onAnotherThread { model.beginWrite() }  // writer B
     model.store(1)
     model.endWrite()  // A ends, B is in flight
     let fired = AtomicCounter()
@@ -214,7 +205,7 @@ import Testing
       fired.increment()
     }
     #expect(seen == 1)
-    Self.onAnotherThread {
+    onAnotherThread {
       model.store(2)
       model.endWrite()
     }

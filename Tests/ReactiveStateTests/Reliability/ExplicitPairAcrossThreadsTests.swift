@@ -73,15 +73,6 @@ func incrementAfterASuspension(
 @Suite struct ExplicitPairAcrossThreadsTests {
   typealias SteppedModel = ExplicitMutationPairTests.SteppedModel
 
-  static func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      body()
-      done.signal()
-    }
-    done.wait()
-  }
-
   /// Whether a one-shot over `model.value` armed now (nothing written after) fires.
   static func oneShotFiresWithNoWrite(_ read: () -> Void) -> Bool {
     let fired = AtomicCounter()
@@ -96,8 +87,8 @@ func incrementAfterASuspension(
     let model = SteppedModel()
     _ = ReactiveState.withObservationTracking({ model.value }, onChange: {})
     model.value = 0  // the object has slots
-    Self.onAnotherThread { model.beginWrite() }
-    Self.onAnotherThread {
+    onAnotherThread { model.beginWrite() }
+    onAnotherThread {
       model.store(1)
       model.endWrite()
     }
@@ -128,7 +119,7 @@ func incrementAfterASuspension(
     #expect(!Self.oneShotFiresWithNoWrite { _ = model.a }, "no write is in flight")
     // And a reader on yet another thread after the write sees nothing in flight either.
     let firedElsewhere = LockedBox(false)
-    Self.onAnotherThread {
+    onAnotherThread {
       firedElsewhere.value = Self.oneShotFiresWithNoWrite { _ = model.a }
     }
     #expect(!firedElsewhere.value)
@@ -140,8 +131,8 @@ func incrementAfterASuspension(
     let model = HandModel()
     _ = ReactiveState.withObservationTracking({ model.a + model.b }, onChange: {})
     // b was written on another thread before (its slot names a mutating thread).
-    Self.onAnotherThread { model.b = 5 }
-    Self.onAnotherThread { model.a = 1 }
+    onAnotherThread { model.b = 5 }
+    onAnotherThread { model.a = 1 }
     func announceB() { model.registrar.didSet(model, keyPath: \.b) }
     func mutate(_ value: inout Int, _ during: () -> Void) {
       during()
@@ -152,7 +143,7 @@ func incrementAfterASuspension(
     // Read on another thread than this one (the slot names this thread as the writer).
     let aFired = LockedBox(true)
     let bFired = LockedBox(true)
-    Self.onAnotherThread {
+    onAnotherThread {
       aFired.value = Self.oneShotFiresWithNoWrite { _ = model.a }
       bFired.value = Self.oneShotFiresWithNoWrite { _ = model.b }
     }

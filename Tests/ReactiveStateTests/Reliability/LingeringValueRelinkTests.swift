@@ -6,22 +6,29 @@ import Testing
 /// lock-free by a new observer just as another thread's write ends the lingering. Found by a
 /// review; forced with the unoptimised-build hook `pauseLockFreeReadsAfterTheirCheck`.
 @Suite(.serialized) struct LingeringValueRelinkTests {
-  /// A continuous observer reads a lingering orphan lock-free (it is current and still linked)
-  /// while another thread's write ends the lingering and drops the orphan's upstream links
-  /// before the read links the observer. The observer's link sees the value stale (a missed
-  /// change): its re-run pulls the value, which settles unchanged — and stays unlinked with the
-  /// observer subscribed. Later changes of its inputs never reach the observer.
-  @Test func anObserverLinkingALingeringValueAsItsLingeringEndsKeepsHearingChanges() {
+  /// The observer, on a worker thread, reads the orphan `shifted = model[0] / 10 + 100`
+  /// lock-free (current, still linked); held there, it waits while `model[0] = 2` ends the
+  /// lingering and drops the upstream links, then links itself. `writeDuringRelink`: another
+  /// thread writes `model[0] = 10` while the observer's check recomputes `tens`, after `tens`
+  /// read the model and before the links are back (the write reaches nobody). Returns what the
+  /// observer saw after that, then after `model[0] = 20`.
+  static func observeAsLingeringEnds(writeDuringRelink: Bool) -> (Int?, Int?) {
     let model = LockedTriple()
-    let tens = Computed("tens", isEqual: ==) { model[0] / 10 }
+    let duringTens = LockedBox<(() -> Void)?>(nil)
+    let tens = Computed("tens", isEqual: ==) { () -> Int in
+      let read = model[0]
+      if let hook = duringTens.value {
+        duringTens.value = nil
+        hook()
+      }
+      return read / 10
+    }
     let shifted = Computed("shifted", isEqual: ==) { tens.value + 100 }
     // Subscribe the chain, then orphan it: it lingers through two changes of its inputs.
-    let first = observe { _ = shifted.value }
-    first.cancel()
+    observe { _ = shifted.value }.cancel()
     model[0] = 1  // first change: `tens` recomputes equal
     #expect(shifted.value == 100)  // checked, current again, still linked: lock-free readable
-    let inRead = DispatchSemaphore(value: 0)
-    let resume = DispatchSemaphore(value: 0)
+    let (inRead, resume) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
     let armed = LockedBox(true)
     let observerThread = LockedBox<UInt>(0)
     pauseLockFreeReadsAfterTheirCheck {
@@ -40,76 +47,35 @@ import Testing
     }
     #expect(inRead.wait(timeout: .now() + 10) == .success)
     model[0] = 2  // second change: the lingering ends, the upstream links go
+    if writeDuringRelink { duringTens.value = { onAnotherThread { model[0] = 10 } } }
     resume.signal()
     worker.wait()
     worker.stop()
-    #expect(seen.value.last == 100)
-    model[0] = 10  // tens: 0 -> 1
-    #expect(seen.value.last == 101, "the observer no longer hears changes of the value")
+    #expect(duringTens.value == nil || !writeDuringRelink, "the hook ran")
+    if !writeDuringRelink {
+      #expect(seen.value.last == 100)
+      model[0] = 10  // tens: 0 -> 1
+    }
+    let afterTen = seen.value.last
     model[0] = 20  // tens: 1 -> 2
-    #expect(seen.value.last == 102, "the observer no longer hears changes of the value")
-    token.value?.cancel()
+    defer { token.value?.cancel() }
+    return (afterTen, seen.value.last)
   }
 
-  /// `LingeringValueRelinkTests`' scenario, with one more write: while the observer's check
-  /// brings the unlinked value up to date (its input `tens` recomputes, equal), another thread
-  /// writes the model, after `tens` read it and before the value's upstream links are back.
-  /// That write reaches nobody (nothing is linked yet); the relink then finds the input moved.
-  /// The observer must still end up with the current value, and keep hearing changes.
+  /// The observer's link sees the value stale (a missed change): its re-run pulls the value,
+  /// which settled unchanged and stayed unlinked with the observer subscribed, so later
+  /// changes of its inputs never reached the observer. The pull relinks it now.
+  @Test func anObserverLinkingALingeringValueAsItsLingeringEndsKeepsHearingChanges() {
+    let (afterTen, afterTwenty) = Self.observeAsLingeringEnds(writeDuringRelink: false)
+    #expect(afterTen == 101, "the observer no longer hears changes of the value")
+    #expect(afterTwenty == 102, "the observer no longer hears changes of the value")
+  }
+
+  /// The write made while the links were down is found by the relink (the value is stale
+  /// again): the pull refreshes once more, so the observer sees it and keeps hearing changes.
   @Test func aWriteWhileALingeringValueIsRelinkedReachesTheObserver() {
-    let model = LockedTriple()
-    let duringTens = LockedBox<(() -> Void)?>(nil)
-    let tens = Computed("tens", isEqual: ==) { () -> Int in
-      let read = model[0]
-      if let hook = duringTens.value {
-        duringTens.value = nil
-        hook()
-      }
-      return read / 10
-    }
-    let shifted = Computed("shifted", isEqual: ==) { tens.value + 100 }
-    let first = observe { _ = shifted.value }
-    first.cancel()
-    model[0] = 1
-    #expect(shifted.value == 100)
-    let inRead = DispatchSemaphore(value: 0)
-    let resume = DispatchSemaphore(value: 0)
-    let armed = LockedBox(true)
-    let observerThread = LockedBox<UInt>(0)
-    pauseLockFreeReadsAfterTheirCheck {
-      guard currentThreadID() == observerThread.value, armed.value else { return }
-      armed.value = false
-      inRead.signal()
-      resume.wait()
-    }
-    defer { pauseLockFreeReadsAfterTheirCheck(nil) }
-    let seen = LockedBox<[Int]>([])
-    let token = LockedBox<ObservationToken?>(nil)
-    let worker = WorkerThread()
-    worker.run {
-      observerThread.value = currentThreadID()
-      token.value = observe { seen.value.append(shifted.value) }
-    }
-    #expect(inRead.wait(timeout: .now() + 10) == .success)
-    model[0] = 2  // the lingering ends, the upstream links go
-    duringTens.value = { Self.onAnotherThread { model[0] = 10 } }  // tens: 0 -> 1
-    resume.signal()
-    worker.wait()
-    worker.stop()
-    #expect(duringTens.value == nil, "the hook ran")
-    #expect(model[0] == 10)
-    #expect(seen.value.last == 101, "the observer missed the write made during the relink")
-    model[0] = 20  // tens: 1 -> 2
-    #expect(seen.value.last == 102, "the observer no longer hears changes of the value")
-    token.value?.cancel()
-  }
-
-  static func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      body()
-      done.signal()
-    }
-    done.wait()
+    let (afterTen, afterTwenty) = Self.observeAsLingeringEnds(writeDuringRelink: true)
+    #expect(afterTen == 101, "the observer missed the write made during the relink")
+    #expect(afterTwenty == 102, "the observer no longer hears changes of the value")
   }
 }
