@@ -85,12 +85,13 @@ public struct ObservationRegistrar: Sendable {
     _ subject: Subject, keyPathProvider keyPath: () -> KeyPath<Subject, Member>
   ) {
     if storage.hasSlots {
-      storage.explicitWillSet(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
+      _ = storage.willSet(site: callSiteIdentity(keyPath), keyPath: { keyPath() })
     }
   }
 
   /// Announces that `keyPath` has changed (the new value is stored): post-change observers
-  /// run now.
+  /// run now. Ends a ``willSet(_:keyPath:)`` of the same property, on any thread; a `didSet`
+  /// without one is not supported (the property then looks written until its next write).
   @inlinable @inline(__always)
   public func didSet<Subject: Observable, Member>(
     _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>

@@ -41,10 +41,6 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// tag (see `PropertySlot+ParkedContinuous.swift`).
   let parkedVersion = Atomic<UInt64>(0)
 
-  /// Explicit `willSet`s of this property still waiting for their `didSet` (see
-  /// ``RegistrarStorage/didSetOfPair(_:)``).
-  let openExplicitWrites = Atomic<Int>(0)
-
   /// Position in the registrar's list (0 for the first slot created).
   let ordinal: Int
   /// Key path → slot for registrars with many observed properties; kept by the head slot

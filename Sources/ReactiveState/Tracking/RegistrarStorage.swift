@@ -285,38 +285,21 @@ final class RegistrarStorage: @unchecked Sendable {
     }
   }
 
-  /// An explicit `willSet` of a property of an object that has slots: counted in the slot,
-  /// so its `didSet` — on whatever thread, after whatever other pairs — knows it was announced.
-  @usableFromInline
-  func explicitWillSet(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) {
-    let slot = slot(site: site, keyPath: keyPath)
-    _ = slot._withUnsafeGuaranteedRef {
-      $0.openExplicitWrites.wrappingAdd(1, ordering: .relaxed)
-    }
-    willSet(slot)
-  }
-
-  /// An explicit `didSet`. It ends an open explicit `willSet` of the property when there is
-  /// one (whichever thread made it). Otherwise — a lone `didSet`, or one whose `willSet` found
-  /// the object without slots and did nothing while slots appeared meanwhile (a first tracked
-  /// read on another thread, of any property: this lookup makes the slot if need be) — it ends
-  /// as an unannounced write (``didSet(_:announced:)``): a `didSet` alone would move the
-  /// version once and leave it odd at rest, a write in flight forever. (A lone `didSet` while
-  /// another thread's pair of the same property is open ends that pair early; that double race
-  /// is not told apart.)
+  /// An explicit `didSet`. Its `willSet` went through the slot, which then names a mutating
+  /// thread — unless it found the object without slots and did nothing, and slots appeared
+  /// meanwhile (a first tracked read on another thread, of any property: this lookup makes the
+  /// slot if need be). That write ends as an unannounced one (``didSet(_:announced:)``): a
+  /// `didSet` alone would move the version once and leave it odd at rest, a write in flight
+  /// forever. (A write of the same property by another thread that begins in between names
+  /// its own thread; that double race is not told apart. Nor is a `didSet` with no `willSet`
+  /// at all, which the API does not allow: see the README.)
   @usableFromInline
   func didSetOfPair(_ slot: Unmanaged<PropertySlot>) {
-    let paired = slot._withUnsafeGuaranteedRef { slot -> Bool in
-      var open = slot.openExplicitWrites.load(ordering: .relaxed)
-      while open > 0 {
-        let (exchanged, current) = slot.openExplicitWrites.compareExchange(
-          expected: open, desired: open - 1, ordering: .relaxed)
-        if exchanged { return true }
-        open = current
-      }
-      return false
+    if slot._withUnsafeGuaranteedRef({ $0.mutatingThread.load(ordering: .relaxed) }) == 0 {
+      didSet(slot, announced: false)
+    } else {
+      didSet(slot)
     }
-    if paired { didSet(slot) } else { didSet(slot, announced: false) }
   }
 
   /// A write that skipped `willSet` because the object had no slots, but has some now (a first

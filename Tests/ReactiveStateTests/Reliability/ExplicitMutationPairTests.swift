@@ -30,9 +30,6 @@ import Testing
       }
     }
 
-    /// A `didSet` of `value` with no `willSet` before it.
-    func announceValueChanged() { registrar.didSet(self, keyPath: \.value) }
-
     var other: Int {
       get {
         registrar.access(self, keyPath: \.other)
@@ -132,28 +129,6 @@ import Testing
     }
     #expect(fired.value == 1)
     #expect(!Self.oneShotOverValueFires(model))
-  }
-
-  /// A `didSet` with no `willSet` before it (legal, if unusual), on a property written
-  /// before: it ends as a write whose `willSet` was skipped — the version moves by two, not
-  /// one, so nothing looks in flight afterwards. We deliberately differ from Observation here:
-  /// a one-shot armed before it fires (late), as for a `willSet` that raced with the object's
-  /// first observation, which a lone `didSet` cannot be told from; Observation does not call
-  /// it.
-  @Test func aLoneDidSetLeavesNoWriteInFlight() {
-    let model = PairModel()
-    ReactiveState.withObservationTracking({ _ = model.value }, onChange: {})
-    // Written on another thread: a version left odd then looks like that thread's write
-    // still in flight.
-    let written = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      model.value = 1
-      written.signal()
-    }
-    written.wait()
-    #expect(Self.oneShotOverValueFires(model) { model.announceValueChanged() })
-    #expect(!Self.oneShotOverValueFires(model), "nothing changed since the read")
-    #expect(Self.oneShotOverValueFires(model) { model.value = 2 })
   }
 
   /// A model whose write is made in steps, so a test can overlap two writes of `value`.

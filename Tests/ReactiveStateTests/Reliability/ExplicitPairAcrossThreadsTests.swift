@@ -2,10 +2,9 @@ import Foundation
 import ReactiveState
 import Testing
 
-/// Explicit `willSet`/`didSet` pairs that are not nested on one thread: a pair split across
-/// threads (an `inout` access held across a suspension), and a lone `didSet` inside another
-/// property's pair. Nothing may look in flight once the writes are over. A review found both
-/// broken by a per-thread count of open pairs; the count is per property now.
+/// An explicit `willSet`/`didSet` pair split across threads (an `inout` access held across a
+/// suspension): nothing may look in flight once the write is over. A review found it broken
+/// by a per-thread count of open pairs (since removed).
 @Suite struct ExplicitPairAcrossThreadsTests {
   typealias SteppedModel = ExplicitMutationPairTests.SteppedModel
 
@@ -31,31 +30,5 @@ import Testing
     }
     #expect(model.value == 1)
     #expect(!Self.oneShotFiresWithNoWrite { _ = model.value }, "no write is in flight")
-  }
-
-  /// A lone `didSet` of one property made inside an explicit pair of another (e.g. code run
-  /// during a `_modify` yield) must not make the outer pair's own `didSet` look lone.
-  @Test func aLoneDidSetInsideAnotherPropertysPairLeavesNoWriteInFlight() {
-    let model = HandModel()
-    _ = ReactiveState.withObservationTracking({ model.a + model.b }, onChange: {})
-    // b was written on another thread before (its slot names a mutating thread).
-    onAnotherThread { model.b = 5 }
-    onAnotherThread { model.a = 1 }
-    func announceB() { model.registrar.didSet(model, keyPath: \.b) }
-    func mutate(_ value: inout Int, _ during: () -> Void) {
-      during()
-      value += 1
-    }
-    mutate(&model.a) { announceB() }
-    #expect(model.a == 2)
-    // Read on another thread than this one (the slot names this thread as the writer).
-    let aFired = LockedBox(true)
-    let bFired = LockedBox(true)
-    onAnotherThread {
-      aFired.value = Self.oneShotFiresWithNoWrite { _ = model.a }
-      bFired.value = Self.oneShotFiresWithNoWrite { _ = model.b }
-    }
-    #expect(!aFired.value, "a's pair is over")
-    #expect(!bFired.value, "b's lone didSet is over")
   }
 }
