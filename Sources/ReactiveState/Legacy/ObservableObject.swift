@@ -48,31 +48,22 @@ extension ObservableObject {
 /// Serializes first-time installation so concurrent first requests agree on one publisher.
 private let installationLock = WordLock()
 
-/// Calls `body` with the `@Published` storage of `object`, subclass first, until it returns
-/// false. Walks the class metadata's field descriptors (Combine's runtime field walk): only the
-/// `@Published` fields are read, so other stored properties are never touched (no race with
-/// their writers, no read of a dead `unowned` reference) and a `CustomReflectable` conformance
-/// does not hide them.
+/// Calls `body` with the `@Published` storage of `object`, inherited fields first, until it
+/// returns false. Walks the class metadata's field descriptors, superclasses included
+/// (Combine's runtime field walk): only the `@Published` fields are read, so other stored
+/// properties are never touched (no race with their writers, no read of a dead `unowned`
+/// reference) and a `CustomReflectable` conformance does not hide them.
 private func forEachPublishedBox(of object: AnyObject, _ body: (PublishedBoxBase) -> Bool) {
   let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-  var seenOffsets: Set<Int> = []
-  var keepGoing = true
-  var type: AnyClass? = Swift.type(of: object)
-  while keepGoing, let current = type {
-    // `_EachFieldOptions.classType` (its static member is not concurrency-safe to name).
-    let classType = _EachFieldOptions(rawValue: 1 << 0)
-    _forEachField(of: current, options: classType) { _, offset, fieldType, _ in
-      guard let provider = fieldType as? any PublishedBoxProviding.Type,
-        seenOffsets.insert(offset).inserted
-      else { return true }
-      keepGoing = body(provider.publishedBox(at: base + offset))
-      return keepGoing
-    }
-    type = _getSuperclass(current)
+  // `_EachFieldOptions.classType` (its static member is not concurrency-safe to name).
+  let classType = _EachFieldOptions(rawValue: 1 << 0)
+  _ = _forEachField(of: type(of: object), options: classType) { _, offset, fieldType, _ in
+    guard let provider = fieldType as? any PublishedBoxProviding.Type else { return true }
+    return body(provider.publishedBox(at: base + offset))
   }
 }
 
-/// The first `@Published` storage of `object`, subclass first.
+/// The first `@Published` storage of `object`.
 private func firstPublishedBox(of object: AnyObject) -> PublishedBoxBase? {
   var first: PublishedBoxBase?
   forEachPublishedBox(of: object) { box in
@@ -82,7 +73,7 @@ private func firstPublishedBox(of object: AnyObject) -> PublishedBoxBase? {
   return first
 }
 
-/// All `@Published` storage of `object`, subclass first.
+/// All `@Published` storage of `object`.
 private func publishedBoxes(of object: AnyObject) -> [PublishedBoxBase] {
   var boxes: [PublishedBoxBase] = []
   forEachPublishedBox(of: object) { box in
