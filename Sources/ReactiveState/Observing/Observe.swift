@@ -13,10 +13,10 @@
 ///   ``ObservationDiagnostic`` naming the key path. Only runs that invalidated themselves
 ///   count (a change of what they read made on the thread running them): an observer whose
 ///   run is overtaken by other threads' writes runs again (on the thread running it) until it
-///   has seen the last of them, even when the run wrote other observed properties. Scheduled observers that
-///   keep changing each other through their schedulers stop the same way: a change that ends
-///   a chain of 100 scheduled runs, each caused by the one before, is dropped with a
-///   diagnostic (a later change from outside the chain runs them again).
+///   has seen the last of them, even when the run wrote other observed properties. Scheduled
+///   observers that keep changing each other through their schedulers stop the same way: a
+///   change that ends a chain of 100 scheduled runs, each caused by the one before, is dropped
+///   with a diagnostic (a later change from outside the chain runs them again).
 /// - Cost: an observer whose run read exactly one stored property (and found no other
 ///   observer already linked to it) waits in that property's slot; a write then runs it with
 ///   no lock and no atomic operation beyond the write's own version move. Reading more than

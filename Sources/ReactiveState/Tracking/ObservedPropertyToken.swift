@@ -41,15 +41,9 @@ public struct _ObservedPropertyToken: Sendable {
   {
     if let cached = slot(in: storage) { return cached }
     let slot = storage.slot(site: nil, keyPath: keyPath)
-    fill(slot, in: storage)
-    return slot
-  }
-
-  /// Fills the token with `storage`'s `slot`.
-  @inlinable @inline(__always)
-  mutating func fill(_ slot: Unmanaged<PropertySlot>, in storage: RegistrarStorage) {
     filledSlot = slot
     owner = UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque())
+    return slot
   }
 }
 

@@ -47,10 +47,7 @@ final class StateCell<Value>: Observable {
   /// argument of `_access` is evaluated there), where the untokened read would have created
   /// the slot too.
   private func filledValueToken() -> _ObservedPropertyToken {
-    if !valueToken.isFilled {
-      valueToken.fill(
-        registrar.storage.slot(site: nil, keyPath: { \StateCell.value }), in: registrar.storage)
-    }
+    _ = valueToken.filledSlot(in: registrar.storage, keyPath: { \StateCell.value })
     return valueToken
   }
 
