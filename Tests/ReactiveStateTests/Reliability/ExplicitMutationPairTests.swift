@@ -11,7 +11,7 @@ import Testing
 /// only (the toolchain loses such a store too, as in item 19, but keeps no versions).
 @Suite struct ExplicitMutationPairTests {
   /// A model whose `value` is written with an explicit pair, with a hook before the store.
-  final class PairModel: ReactiveState.Observable, @unchecked Sendable {
+  final class PairModel: ReactiveState.Observable, WritePausing, @unchecked Sendable {
     private let registrar = ReactiveState.ObservationRegistrar()
     private var _value = 0
     private var _other = 0
@@ -39,27 +39,6 @@ import Testing
     }
   }
 
-  /// Holds a write of `newValue` (on another thread) between its `willSet` and its store,
-  /// runs `during` on this thread, then lets the write end.
-  static func holdWrite(_ model: PairModel, of newValue: Int, during: () -> Void) {
-    let paused = DispatchSemaphore(value: 0)
-    let resume = DispatchSemaphore(value: 0)
-    let written = DispatchSemaphore(value: 0)
-    model.beforeStore = {
-      paused.signal()
-      resume.wait()
-    }
-    Thread.detachNewThread {
-      model.value = newValue
-      written.signal()
-    }
-    paused.wait()
-    model.beforeStore = nil
-    during()
-    resume.signal()
-    written.wait()
-  }
-
   /// Whether a one-shot over `value` armed now fires by the end of `then`.
   static func oneShotOverValueFires(_ model: PairModel, then: () -> Void = {}) -> Bool {
     let fired = AtomicCounter()
@@ -71,7 +50,7 @@ import Testing
   @Test func aFirstReadOfThePropertyDuringTheWriteHearsTheStore() {
     let model = PairModel()
     let fired = AtomicCounter()
-    Self.holdWrite(model, of: 1) {
+    holdWriteBeforeStore(model, of: 1) {
       let seen = ReactiveState.withObservationTracking {
         model.value
       } onChange: {
@@ -86,7 +65,7 @@ import Testing
   /// The first read is of another property: no race on `value` at all.
   @Test func aFirstReadOfAnotherPropertyDuringTheWriteLeavesNoWriteInFlight() {
     let model = PairModel()
-    Self.holdWrite(model, of: 1) {
+    holdWriteBeforeStore(model, of: 1) {
       ReactiveState.withObservationTracking({ _ = model.other }, onChange: {})
     }
     #expect(!Self.oneShotOverValueFires(model), "nothing changed since the read")
@@ -97,11 +76,11 @@ import Testing
   /// reads the old value during it (on another thread) hears its store.
   @Test func aLaterWriteInFlightIsStillSeen() {
     let model = PairModel()
-    Self.holdWrite(model, of: 1) {
+    holdWriteBeforeStore(model, of: 1) {
       ReactiveState.withObservationTracking({ _ = model.value }, onChange: {})
     }
     let fired = AtomicCounter()
-    Self.holdWrite(model, of: 2) {
+    holdWriteBeforeStore(model, of: 2) {
       let seen = ReactiveState.withObservationTracking {
         _ = model.other
         return model.value
@@ -119,7 +98,7 @@ import Testing
     ReactiveState.withObservationTracking({ _ = model.value }, onChange: {})
     model.value = 1
     let fired = AtomicCounter()
-    Self.holdWrite(model, of: 2) {
+    holdWriteBeforeStore(model, of: 2) {
       _ = ReactiveState.withObservationTracking {
         _ = model.other
         return model.value

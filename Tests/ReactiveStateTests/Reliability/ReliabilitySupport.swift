@@ -166,9 +166,37 @@ func runConcurrently(_ jobs: [@Sendable () -> Void]) {
   }
 }
 
+/// A model whose write of `value` runs `beforeStore` between its `willSet` and its store (see
+/// ``holdWriteBeforeStore(_:of:during:)``).
+protocol WritePausing: AnyObject, Sendable {
+  var value: Int { get set }
+  var beforeStore: (() -> Void)? { get set }
+}
+
+/// Holds a write of `newValue` to `model.value` (started on another thread) before its store,
+/// runs `during` on the calling thread, then lets the write end.
+func holdWriteBeforeStore(_ model: some WritePausing, of newValue: Int, during: () -> Void) {
+  let paused = DispatchSemaphore(value: 0)
+  let resume = DispatchSemaphore(value: 0)
+  let written = DispatchSemaphore(value: 0)
+  model.beforeStore = {
+    paused.signal()
+    resume.wait()
+  }
+  Thread.detachNewThread {
+    model.value = newValue
+    written.signal()
+  }
+  paused.wait()
+  model.beforeStore = nil
+  during()
+  resume.signal()
+  written.wait()
+}
+
 /// A model whose setters run `beforeStore` inside the mutation, before storing, so a test can
 /// hold a write between its `willSet` and its store.
-final class PausingModel: ReactiveState.Observable, @unchecked Sendable {
+final class PausingModel: ReactiveState.Observable, WritePausing, @unchecked Sendable {
   private let registrar = ReactiveState.ObservationRegistrar()
   private var _value = 0
   private var _other = 0
@@ -197,21 +225,7 @@ final class PausingModel: ReactiveState.Observable, @unchecked Sendable {
 /// Holds a write to `model.value` (started on another thread) before its store, runs `track`
 /// meanwhile on the calling thread, then lets the write finish; returns what `track` saw.
 func interleaveFirstReadWithWrite(_ model: PausingModel, track: () -> Int) -> Int {
-  let readerMayTrack = DispatchSemaphore(value: 0)
-  let readerArmed = DispatchSemaphore(value: 0)
-  let writerDone = DispatchSemaphore(value: 0)
-  model.beforeStore = {
-    readerMayTrack.signal()
-    readerArmed.wait()
-  }
-  Thread.detachNewThread {
-    model.value = 1
-    writerDone.signal()
-  }
-  readerMayTrack.wait()
-  let seen = track()
-  readerArmed.signal()
-  writerDone.wait()
-  model.beforeStore = nil
+  var seen = -1
+  holdWriteBeforeStore(model, of: 1) { seen = track() }
   return seen
 }
