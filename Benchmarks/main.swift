@@ -34,6 +34,15 @@ if let index = arguments.firstIndex(of: "--profile"),
     count: Int(arguments[arguments.index(index, offsetBy: 2)]) ?? 1)
   exit(0)
 }
+if let index = arguments.firstIndex(of: "--stress"),
+  arguments.index(index, offsetBy: 2) < arguments.endIndex
+{
+  let failure = StressChecks.run(
+    arguments[arguments.index(after: index)],
+    rounds: Int(arguments[arguments.index(index, offsetBy: 2)]) ?? 1)
+  if let failure { print("stress check failed: \(failure)") }
+  exit(failure == nil ? 0 : 1)
+}
 let filter = arguments.firstIndex(of: "--filter").flatMap { index -> String? in
   let next = arguments.index(after: index)
   return next < arguments.endIndex ? arguments[next] : nil

@@ -121,13 +121,13 @@ void rs_lock_acquire_contended(rs_lock *lock) {
     rs_cpu_relax();
     uint32_t expected = 0;
     if (atomic_load_explicit(word, memory_order_relaxed) == 0 &&
-        atomic_compare_exchange_weak_explicit(word, &expected, 1, memory_order_acquire,
+        atomic_compare_exchange_weak_explicit(word, &expected, 1, memory_order_seq_cst,
                                               memory_order_relaxed)) {
       return;
     }
   }
   // Mark the lock contended (2) so the holder wakes someone on release.
-  while (atomic_exchange_explicit(word, 2, memory_order_acquire) != 0) {
+  while (atomic_exchange_explicit(word, 2, memory_order_seq_cst) != 0) {
     rs_lock_wait(word);
   }
 }

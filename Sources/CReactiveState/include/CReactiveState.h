@@ -80,10 +80,14 @@ static inline _Atomic(uint32_t) *_Nonnull rs_lock_word(rs_lock *_Nonnull lock) {
 }
 
 /// Acquires the lock: one compare-exchange when it is free (inlined into the caller).
+/// Sequentially consistent (the same instruction as acquiring on x86): a derived value's
+/// refresh reads its inputs' versions after taking its lock, and a propagation walk that moved
+/// a version and then sees the lock free (`rs_lock_is_held`) knows every later holder reads
+/// the new version.
 static inline void rs_lock_acquire(rs_lock *_Nonnull lock) {
   uint32_t expected = 0;
   if (__builtin_expect(!atomic_compare_exchange_strong_explicit(rs_lock_word(lock), &expected, 1,
-                                                                memory_order_acquire,
+                                                                memory_order_seq_cst,
                                                                 memory_order_relaxed),
                        0)) {
     rs_lock_acquire_contended(lock);
@@ -95,6 +99,11 @@ static inline int rs_lock_try_acquire(rs_lock *_Nonnull lock) {
   uint32_t expected = 0;
   return atomic_compare_exchange_strong_explicit(rs_lock_word(lock), &expected, 1,
                                                  memory_order_seq_cst, memory_order_seq_cst);
+}
+
+/// Whether some thread holds the lock now (sequentially consistent; see `rs_lock_acquire`).
+static inline int rs_lock_is_held(rs_lock *_Nonnull lock) {
+  return atomic_load_explicit(rs_lock_word(lock), memory_order_seq_cst) != 0;
 }
 
 /// Releases the lock. Sequentially consistent (an xchg either way on x86): a releaser that

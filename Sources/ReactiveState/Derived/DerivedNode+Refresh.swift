@@ -125,21 +125,22 @@ extension DerivedNode {
     )
   }
 
-  /// Compute lock held: whether the value must be brought up to date (then the node is
-  /// marked refreshing); false when it is current, or abandoned (read only by a dependent's
-  /// check, which sees its moved version).
+  /// Compute lock held: whether the value must be brought up to date (it is stale); false
+  /// when it is current, or abandoned (read only by a dependent's check, which sees its moved
+  /// version).
   @inline(__always)
   private func beginRefresh() -> Bool {
-    guard !isAbandoned,
-      freshness.load(ordering: .acquiring) & (Self.stale | Self.refreshing) != 0
-    else {
-      return false
+    guard !isAbandoned else { return false }
+    let now = freshness.load(ordering: .acquiring)
+    guard now & Self.stale != 0 else { return false }
+    // The refresh consumes the change and leaves the word stale until it publishes (see
+    // `freshness`); a subscriber that checks it meanwhile counts it as changed. A mark left
+    // by a walk while another holder had the lock is cleared first, so a walk during this
+    // refresh can mark it again: a read-modify-write, after which this refresh reads that
+    // walk's version.
+    if now & Self.changedWhileLocked != 0 {
+      _ = freshness.exchange(Self.stale, ordering: .sequentiallyConsistent)
     }
-    // Consuming the change. A walk marking it stale again meanwhile makes the compare-exchange
-    // at the end fail (both are read-modify-writes of this word), and the walk that made it
-    // stale released the write this acquiring load saw. Until then, a subscriber that checks
-    // it counts it as changed (its version may still move, and nothing will notify).
-    freshness.store(Self.refreshing, ordering: .relaxed)
     // From here until the refresh ends, a read of this node by this thread is a cycle: one
     // that reads it while checking its inputs (a dependency switched to it) as much as one
     // inside its computation. Cleared when the check settles, or after the last computation
@@ -171,7 +172,7 @@ extension DerivedNode {
     if isUnlinked.load(ordering: .acquiring) {
       freshness.store(Self.stale, ordering: .sequentiallyConsistent)
     } else {
-      publishCurrent(replacing: Self.refreshing)
+      publishCurrent(replacing: Self.stale)
     }
   }
 
@@ -181,7 +182,7 @@ extension DerivedNode {
     compute(forSubscriber: forSubscriber)
     if missedChangeWhileComputing { computeAgain(forSubscriber: forSubscriber) }
     refreshingThread.store(0, ordering: .relaxed)
-    publishCurrent(replacing: Self.refreshing)
+    publishCurrent(replacing: Self.stale)
   }
 
   /// A derived input about to be checked (its compute lock not held by this thread): brings it

@@ -33,20 +33,26 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// The last propagation pass that reached this node (graph lock).
   @exclusivity(unchecked) final var walkedPass: UInt64 = 0
   /// Freshness of the cached value, in one word: ``stale`` (an input may have changed since
-  /// the value was computed, or there is no value yet), ``refreshing`` (the compute-lock
-  /// holder is bringing it up to date: its version may still move) or ``lockFreeReadable``
-  /// (the value is current and its storage may be read without the compute lock); 0 is
-  /// current. A refresh ends with a compare-exchange from `refreshing`, so a stale mark that
-  /// arrived meanwhile wins; every stale mark clears `lockFreeReadable`.
+  /// the value was computed, or there is no value yet; it stays set while a refresh runs, so
+  /// its version may still move), plus ``changedWhileLocked`` (a change reached the stale
+  /// node while its compute lock was held), or ``lockFreeReadable`` (the value is current and
+  /// its storage may be read without the compute lock); 0 is current. A refresh ends with a
+  /// compare-exchange from `stale`, so a change marked meanwhile wins; every stale mark clears
+  /// `lockFreeReadable`.
+  ///
+  /// A refresh writes nothing when it starts: a store there, followed by the loads of its
+  /// inputs' versions, could be reordered after them (a store buffer), and a walk would find
+  /// the node stale, skip it, and let the refresh publish a value computed before the change.
+  /// Instead a walk that finds it stale looks at the compute lock (see ``markStale()``).
   @usableFromInline final let freshness = Atomic<UInt8>(DerivedNode.stale)
   static let stale: UInt8 = 1
   @inlinable static var lockFreeReadable: UInt8 { 2 }
-  static let refreshing: UInt8 = 4
+  static let changedWhileLocked: UInt8 = 4
 
   /// Whether the value may differ from the one its version stands for: an input may have
-  /// changed, or a recomputation that may move the version is running.
+  /// changed, or a refresh that may move the version is running.
   final var mayBeOutdated: Bool {
-    freshness.load(ordering: .sequentiallyConsistent) & (Self.stale | Self.refreshing) != 0
+    freshness.load(ordering: .sequentiallyConsistent) & Self.stale != 0
   }
   /// A subscriber left while another thread held the compute lock, so the node could not
   /// drop its upstream links then: the holder re-checks when it releases the lock.
@@ -192,23 +198,47 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       return willSetListeners.load(ordering: .relaxed) != 0
     case .didSet:
       if isLingering { lingerThroughChange() }
-      let now = freshness.load(ordering: .relaxed)
-      if now & Self.stale != 0 {
-        return passesChangesOn.load(ordering: .relaxed) && firstSubscriber != nil
-      }
-      if now & Self.refreshing != 0 {
-        // The refresh's publishing compare-exchange must fail: a read-modify-write.
-        if freshness.exchange(Self.stale, ordering: .sequentiallyConsistent) & Self.stale != 0 {
-          return false
-        }
-      } else {
+      return markStale()
+    case .deinitialized:
+      return false
+    }
+  }
+
+  /// A `didSet` walk reached the node (graph lock): marks it stale; returns whether to walk on
+  /// to its subscribers.
+  ///
+  /// A node found stale was already announced to them, unless a refresh is under way: it
+  /// consumed that change and may have read the versions of its inputs before this one
+  /// moved. The walk moved the version (sequentially consistent) before it looks at the
+  /// compute lock. A holder that took the lock before that reads its inputs after taking it,
+  /// so it may have missed the change: the walk marks the word (`changedWhileLocked`), which
+  /// makes the holder's publishing compare-exchange fail, and walks on. A lock taken later
+  /// reads the new version. A lock found free after a holder published is read before the
+  /// word is read again, so the walk sees that publication and marks it stale.
+  private func markStale() -> Bool {
+    var lockChecked = false
+    var lockHeld = false
+    var now = freshness.load(ordering: .relaxed)
+    while true {
+      if now & Self.stale == 0 {
         // Current: a refresh starts only from stale, and the other writers of a current
         // node's word hold the graph lock or store stale too (abandoning) — a plain store.
         freshness.store(Self.stale, ordering: .releasing)
+        return firstSubscriber != nil
       }
-      return firstSubscriber != nil
-    case .deinitialized:
-      return false
+      if !lockChecked {
+        lockChecked = true
+        lockHeld = computeLock.isHeld
+        now = freshness.load(ordering: .relaxed)
+        continue
+      }
+      if !lockHeld || now & Self.changedWhileLocked != 0 {
+        return passesChangesOn.load(ordering: .relaxed) && firstSubscriber != nil
+      }
+      let (marked, found) = freshness.compareExchange(
+        expected: now, desired: now | Self.changedWhileLocked, ordering: .sequentiallyConsistent)
+      if marked { return firstSubscriber != nil }
+      now = found
     }
   }
 
@@ -335,12 +365,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   /// Compute-lock holder, value current and stored (version moved), freshness still
   /// `expected`: publishes it as current — readable without the lock when the outcome allows
-  /// it (a value, stored lock-free readable) and the node is linked (an unlinked node is never
-  /// marked stale, so it must validate on every read). A compare-exchange, so a stale mark
-  /// that arrived meanwhile wins; releasing, so a subscriber that sees it sees the version.
+  /// it (a value, stored lock-free readable). An unlinked node stays stale: nothing marks it
+  /// stale, so it must validate on every read. A compare-exchange, so a change marked
+  /// meanwhile wins; releasing, so a subscriber that sees it sees the version.
   final func publishCurrent(replacing expected: UInt8) {
-    let current =
-      outcomeIsLockFreeReadable && !isUnlinked.load(ordering: .relaxed) ? Self.lockFreeReadable : 0
+    guard !isUnlinked.load(ordering: .relaxed) else { return }
+    let current = outcomeIsLockFreeReadable ? Self.lockFreeReadable : 0
     guard current != expected else { return }
     _ = freshness.compareExchange(expected: expected, desired: current, ordering: .releasing)
   }

@@ -28,6 +28,8 @@ struct RawWordLock: @unchecked Sendable {
   @inlinable @inline(__always) func unlock() { rs_lock_release(word) }
   /// Takes the lock only if it is free; never waits (usable while holding another lock).
   @inlinable @inline(__always) func tryLock() -> Bool { rs_lock_try_acquire(word) != 0 }
+  /// Whether some thread holds the lock right now (sequentially consistent, like taking it).
+  @inline(__always) var isHeld: Bool { rs_lock_is_held(word) != 0 }
 }
 
 /// A ``RawWordLock`` that frees its word when it goes away.

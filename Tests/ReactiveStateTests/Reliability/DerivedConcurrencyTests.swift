@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ReactiveState
 import Testing
 
@@ -74,6 +75,42 @@ import Testing
       reader.stop()
     }
     #expect(behind.value == 0, "a read returned a value from before a write it follows")
+    withExtendedLifetime(token) {}
+  }
+
+  /// A refresh on another thread never publishes a value computed before a write as
+  /// current. The refresh starts from a stale mark and reads its inputs' versions; a write
+  /// whose walk found the node still stale (the refresh's own first store not yet visible: a
+  /// store buffer lets it pass the loads after it) once skipped it, and the refresh then
+  /// published its outdated value as current, with nothing left to mark it stale. Here the
+  /// observer that keeps the value linked never runs (a scheduler nobody flushes), so only the
+  /// reader thread and the writer's own reads refresh it; the input is an atomic word with no
+  /// fence (a lock in the getter would hide the reordering). Found about once in a few
+  /// million writes on two cores in an optimised build: raise
+  /// `REACTIVESTATE_DERIVED_ROUNDS` to look harder.
+  @Test func aRefreshOnAnotherThreadNeverPublishesAValueFromBeforeAWrite() {
+    let rounds = Reliability.count("REACTIVESTATE_DERIVED_ROUNDS", default: 20_000)
+    let input = UnfencedCell()
+    let derived = Computed { input.value + 1 }
+    let token = observe(scheduler: ManualScheduler()) { _ = derived.value }
+    let reader = WorkerThread()
+    let done = LockedBox(false)
+    reader.run {
+      while !done.value { _ = derived.value }
+    }
+    var outdated: [Int] = []
+    for round in 1...rounds {
+      // Two writes: the first marks the value stale (the reader may start refreshing it),
+      // the second lands while that refresh runs.
+      input.value = 2 * round
+      input.value = 2 * round + 1
+      let seen = derived.value
+      if seen != 2 * round + 2 { outdated.append(seen) }
+    }
+    done.value = true
+    reader.wait()
+    reader.stop()
+    #expect(outdated.isEmpty, "a derived value read after a write was outdated: \(outdated)")
     withExtendedLifetime(token) {}
   }
 
@@ -201,5 +238,23 @@ import Testing
     model.set(rounds + 1)
     #expect(seen.value == 1, "an observer of the value sees the next write")
     withExtendedLifetime(token) {}
+  }
+}
+
+/// One observable `Int` stored in an atomic word accessed without fences (acquire/release
+/// only), so a reader's ordering is the engine's alone.
+final class UnfencedCell: ReactiveState.Observable, @unchecked Sendable {
+  private let registrar = ReactiveState.ObservationRegistrar()
+  private let stored = Atomic<Int>(0)
+  var value: Int {
+    get {
+      registrar.access(self, keyPath: \.value)
+      return stored.load(ordering: .acquiring)
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.value) {
+        stored.store(newValue, ordering: .releasing)
+      }
+    }
   }
 }
