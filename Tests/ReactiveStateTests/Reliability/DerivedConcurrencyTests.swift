@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import ReactiveState
+import Synchronization
 import Testing
 
 /// Derived values under threads while observers come and go: subscribing a derived chain to
