@@ -12,6 +12,7 @@
 _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec"))) = {0};
 
 rs_lock rs_graph_lock = {0};
+_Atomic(uint64_t) rs_storage_epoch = 0;
 
 static _Atomic(uint32_t) rs_last_thread_tag = 0;
 

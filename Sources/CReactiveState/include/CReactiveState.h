@@ -120,6 +120,19 @@ extern rs_lock rs_graph_lock;
 
 static inline rs_lock *_Nonnull rs_graph_lock_pointer(void) { return &rs_graph_lock; }
 
+/// Advanced (relaxed) by every registrar storage that had property slots as it deinitialises:
+/// a tracking scope's cached "last read" (a call site and a storage address) is valid only
+/// in the epoch it was taken in, since a storage allocated later may reuse the address.
+extern _Atomic(uint64_t) rs_storage_epoch;
+
+static inline uint64_t rs_storage_epoch_load(void) {
+  return atomic_load_explicit(&rs_storage_epoch, memory_order_relaxed);
+}
+
+static inline void rs_storage_epoch_advance(void) {
+  atomic_fetch_add_explicit(&rs_storage_epoch, 1, memory_order_relaxed);
+}
+
 /// A full memory barrier: orders this thread's earlier stores before its later loads (the
 /// store-load ordering a Dekker-style handshake needs). One locked no-op on x86-64, where it
 /// is cheaper than `mfence`; a sequentially consistent fence elsewhere and under

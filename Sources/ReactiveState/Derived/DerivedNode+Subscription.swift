@@ -124,7 +124,10 @@ extension DerivedNode {
     let changed = inputs.inputs.contains { input in
       input.source._withUnsafeGuaranteedRef { $0.changedSince(input.version) }
     }
-    freshness.store(changed ? Self.stale : 0, ordering: .sequentiallyConsistent)
+    // Changed: marked as a walk would have marked it, so a refresh that relinked it while
+    // computing (a subscriber arrived) does not publish the value it computed as current.
+    freshness.store(
+      changed ? Self.stale | Self.changedWhileLocked : 0, ordering: .sequentiallyConsistent)
     if !changed { publishCurrent(replacing: 0) }
   }
 }

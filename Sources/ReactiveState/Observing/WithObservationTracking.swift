@@ -35,13 +35,19 @@ public func withObservationTracking<T>(
 /// change that lands between a read and the end of `apply` is delivered right after `apply`
 /// (as a `.didSet` event when requested, else `.willSet`), and ends the tracking; with only
 /// `.deinit` requested it is no event and the tracking stays.
-public func withObservationTracking<T>(
-  options: ObservationTracking.Options, _ apply: () -> T,
+///
+/// As in SE-0506, `apply` may throw (typed): the reads it made before throwing are tracked,
+/// then the error is rethrown.
+public func withObservationTracking<T, Failure: Error>(
+  options: ObservationTracking.Options, _ apply: () throws(Failure) -> T,
   onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
-) -> T {
-  trackingAccesses(apply) { list in
+) throws(Failure) -> T {
+  let result = trackingAccesses { () -> Result<T, Failure> in
+    do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }
+  } install: { list in
     EventObserver.install(list, options: options, onChange: onChange)
   }
+  return try result.get()
 }
 
 /// Runs `apply` in a fresh access list, hands its reads to the enclosing scope (nested

@@ -67,6 +67,7 @@ public struct ObservationRegistrar: Sendable {
     let storagePointer = Unmanaged.passUnretained(storage).toOpaque()
     return Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
       $0.lastSite == site && $0.lastStorage == storagePointer
+        && $0.lastStorageEpoch == rs_storage_epoch_load()
     }
   }
 

@@ -177,6 +177,7 @@ final class RegistrarStorage: @unchecked Sendable {
     guard let key else { return }
     scope.lastSite = key
     scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
+    scope.lastStorageEpoch = rs_storage_epoch_load()
   }
 
   /// `willSet` of a property of an object that has slots.
@@ -312,6 +313,8 @@ final class RegistrarStorage: @unchecked Sendable {
 
   deinit {
     guard let first = firstSlotAddress else { return }
+    // A scope may remember this storage's address as its last read's (only one with slots).
+    rs_storage_epoch_advance()
     let head = Unmanaged<PropertySlot>.fromOpaque(first).takeRetainedValue()
     ChangePropagation.detach(head)
   }

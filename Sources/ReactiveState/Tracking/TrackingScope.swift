@@ -17,6 +17,9 @@ class TrackingScope {
   /// property costs two compares.
   @exclusivity(unchecked) @usableFromInline final var lastSite: UnsafeRawPointer?
   @exclusivity(unchecked) @usableFromInline final var lastStorage: UnsafeMutableRawPointer?
+  /// The ``rs_storage_epoch`` in which `lastStorage` was recorded: a storage deallocated
+  /// since then may have handed its address to a new one, which `lastStorage` must not match.
+  @exclusivity(unchecked) @usableFromInline final var lastStorageEpoch: UInt64 = 0
   /// Whether another scope began inside this one since ``reset()`` (a derived value computed,
   /// a nested observation): it stamped the sources it read with its own stamp, so a later
   /// read of such a source here looks like a first read although it may not be one.

@@ -240,7 +240,12 @@ public final class ViewHost {
     markDirty(node, cause: cause)
   }
 
-  func markDirty(_ node: ViewNode, cause: UpdateCause) {
+  /// Queues `node` for the next pass. `forcesRun`: the invalidation did not come through the
+  /// node's observer (an `objectWillChange`, a reshaped environment, new input from the
+  /// parent), so its next evaluation runs the body even when the change its observer queued
+  /// meanwhile is cut off (derived values that recomputed to equal ones).
+  func markDirty(_ node: ViewNode, cause: UpdateCause, forcesRun: Bool = false) {
+    if forcesRun { node.forcesRun = true }
     guard dirty.insert(node) else { return }
     node.pendingCause = cause
     scheduleFlushIfNeeded()
@@ -284,7 +289,8 @@ public final class ViewHost {
     let specs: [ChildSpec]?
     // A mount or new input from the parent always evaluates; a change parked by the node's
     // observer may be skipped by the equality cut-off of derived values it read.
-    let force = newInput || cause == .mount || cause == .parentInput
+    let force = newInput || cause == .mount || cause == .parentInput || node.forcesRun
+    node.forcesRun = false
     if let primitiveType = node.info.primitive {
       if cause != .mount, cause != .parentInput {
         // A built-in view's own reads invalidated it (a control's binding, a ForEach row
@@ -306,6 +312,9 @@ public final class ViewHost {
         specs = tracked(node, force: force, .body(cause: cause))
       } else {
         node.failure = failures.joined(separator: "; ")
+        // The body does not run: the view depends on nothing it read before (a withdrawn
+        // model's changes must not evaluate it again, each recording the issue anew).
+        node.stopObserving()
         for failure in failures { record(.missingEnvironmentObject, failure, node: node) }
         specs = []
       }
@@ -443,7 +452,7 @@ public final class ViewHost {
     let isDirty = dirty.contains(child)
     guard inputChanged || isDirty else { return }
     if wasEvaluatedThisPass(child) {
-      markDirty(child, cause: .parentInput)
+      markDirty(child, cause: .parentInput, forcesRun: true)
     } else {
       evaluate(
         child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput,
@@ -474,7 +483,7 @@ public final class ViewHost {
       }
     } else {
       node.childEnvironment = environment
-      markDirty(node, cause: cause)
+      markDirty(node, cause: cause, forcesRun: true)
     }
     for child in node.children {
       reshapeEnvironment(of: child, inheriting: node.childEnvironment, cause: cause)

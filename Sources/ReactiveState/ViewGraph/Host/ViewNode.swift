@@ -70,6 +70,9 @@ final class ViewNode {
   var failure: String?
   /// Why the node is dirty, recorded by the first invalidation of the current batch.
   @exclusivity(unchecked) var pendingCause: UpdateCause?
+  /// Set when an invalidation of the current batch did not come through the node's observer
+  /// (see `ViewHost.markDirty(_:cause:forcesRun:)`): the next evaluation runs the body.
+  @exclusivity(unchecked) var forcesRun = false
   /// A zeroing reference to this node for callbacks that may outlive it (see
   /// ``WeakNodeReference``), created at first use.
   var reference: WeakNodeReference {
@@ -123,6 +126,14 @@ final class ViewNode {
     guard let parent else { return own }
     return parent.path + "/" + own
   }()
+
+  /// Cancels the node's observer and forgets it: the node depends on nothing until its next
+  /// tracked evaluation, which creates a new one.
+  func stopObserving() {
+    observationToken?.cancel()
+    observationToken = nil
+    observer = nil
+  }
 
   /// Ends the identity: storage stops accepting writes, subscriptions are ignored from now on.
   func teardown() {

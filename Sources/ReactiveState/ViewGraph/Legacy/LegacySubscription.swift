@@ -72,7 +72,7 @@ final class LegacySubscription: KillableCell {
           + "onChange or task)",
         node: updating)
     }
-    host.markDirty(node, cause: .objectWillChange(type: typeName))
+    host.markDirty(node, cause: .objectWillChange(type: typeName), forcesRun: true)
   }
 }
 
