@@ -37,7 +37,10 @@ extension ObservableObject {
       guard !boxes.isEmpty else { return ObservableObjectPublisher() }
       let publisher =
         boxes.lazy.compactMap(\.objectWillChange).first ?? ObservableObjectPublisher()
-      for box in boxes where box.objectWillChange == nil {
+      // Last field first: the fast path returns the publisher once the *first* box holds it,
+      // so that box must be the last one filled, or a caller could subscribe and then change
+      // a property whose box does not hold the publisher yet (a lost send).
+      for box in boxes.reversed() where box.objectWillChange == nil {
         box.objectWillChange = publisher
       }
       return publisher

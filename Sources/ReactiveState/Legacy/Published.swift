@@ -105,8 +105,13 @@ extension Published {
 
     /// Subscribes `receiveValue`: called now with the current value, then with each new value.
     public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
-      receiveValue(box.value)
-      return box.valueSubscribers.subscribe(receiveValue)
+      // Subscribed before the current value is delivered (as Combine's subscription is): a
+      // value set during that delivery — by the subscriber itself or by another thread it
+      // waits for — reaches the subscriber too instead of no one.
+      let current = box.value
+      let token = box.valueSubscribers.subscribe(receiveValue)
+      receiveValue(current)
+      return token
     }
   }
 }
