@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 // `@testable` only to see, without taking any lock of its own, when the first `@Published`
 // storage of a model has received the object's publisher (the fast path's witness).
 @testable import ReactiveState
-import Testing
 
 /// Legacy-publisher defects found by the second review. Combine is the reference (it does not
 /// exist on Linux; OpenCombine's `PublishedSubject`, which mirrors it, is cited where it helps).
