@@ -60,6 +60,12 @@ typedef struct rs_thread_state {
   /// The scope `withoutObservationTracking` suspended (an unretained Swift object), or NULL:
   /// reads inside the block record nothing, but its writes are still the scope's own.
   void *_Nullable untracked_scope;
+  /// The property slot (an unretained Swift object) of the write without a `willSet` walk
+  /// whose mutation runs on this thread now, or NULL; and the one-shot registrations armed
+  /// inside that mutation over its property, installed when the write ends (a retained Swift
+  /// object, or NULL; see `OwnWriteDeferral`).
+  void *_Nullable unannounced_write_slot;
+  void *_Nullable deferred_one_shots;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended

@@ -33,6 +33,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   /// slot in it — or calls `onChange` right away when a recorded slot changed after it was
   /// read (the change the toolchain would lose).
   static func install(_ list: AccessList, onChange: consuming @escaping @Sendable () -> Void) {
+    if OwnWriteDeferral.defers(list, onChange: onChange) { return }
     // Carries the registration's retain, and owns the callback it was handed, so arming
     // costs no reference counting.
     let observer = make(onChange: onChange)

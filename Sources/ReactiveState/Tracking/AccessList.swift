@@ -83,6 +83,16 @@ final class AccessList: TrackingScope {
     }
   }
 
+  /// A new list holding this one's reads, with the versions they were read at (for a
+  /// registration installed later, see ``OwnWriteDeferral``).
+  func copy() -> AccessList {
+    let copy = AccessList()
+    for entry in entries {
+      entry.source._withUnsafeGuaranteedRef { copy.reads.append($0, version: entry.version) }
+    }
+    return copy
+  }
+
   /// Hands this scope's reads to the enclosing scope (nested tracking merges upward, as
   /// Observation does), keeping the versions they were read at.
   func merge(into parent: TrackingScope) {

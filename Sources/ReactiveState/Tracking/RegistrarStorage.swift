@@ -202,7 +202,11 @@ final class RegistrarStorage: @unchecked Sendable {
   /// ``beginWrite(site:keyPath:)`` for a known slot.
   @usableFromInline
   func beginWrite(_ slot: Unmanaged<PropertySlot>) -> Bool {
-    guard slot._withUnsafeGuaranteedRef({ $0.hasWillSetListeners }) else { return false }
+    guard slot._withUnsafeGuaranteedRef({ $0.hasWillSetListeners }) else {
+      // Noted for a one-shot armed inside the mutation (see `OwnWriteDeferral`).
+      rs_current_thread().pointee.unannounced_write_slot = UnsafeMutableRawPointer(slot.toOpaque())
+      return false
+    }
     willSet(slot)
     return true
   }
@@ -224,6 +228,7 @@ final class RegistrarStorage: @unchecked Sendable {
       didSet(slot)
       return
     }
+    defer { OwnWriteDeferral.writeEnded(slot) }
     if !slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) {
       rs_full_fence()
       guard slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) else { return }
