@@ -182,6 +182,7 @@ extension DerivedNode {
     compute(forSubscriber: forSubscriber)
     if missedChangeWhileComputing { computeAgain(forSubscriber: forSubscriber) }
     refreshingThread.store(0, ordering: .relaxed)
+    if _isDebugAssertConfiguration(), let pause = DerivedNode.pauseBeforePublishing { pause() }
     publishCurrent(replacing: Self.stale)
   }
 

@@ -126,8 +126,14 @@ extension DerivedNode {
     }
     // Changed: marked as a walk would have marked it, so a refresh that relinked it while
     // computing (a subscriber arrived) does not publish the value it computed as current.
+    // Unchanged inside that refresh: left stale for the refresh's own publication. Marked
+    // current here, a write landing before that publication would find it current, mark it
+    // stale with a plain store and walk on, and the publication's compare-exchange from
+    // `stale` would then succeed with the value from before the write.
+    let insideRefresh = refreshingThread.load(ordering: .relaxed) == Self.currentThread
     freshness.store(
-      changed ? Self.stale | Self.changedWhileLocked : 0, ordering: .sequentiallyConsistent)
-    if !changed { publishCurrent(replacing: 0) }
+      changed ? Self.stale | Self.changedWhileLocked : insideRefresh ? Self.stale : 0,
+      ordering: .sequentiallyConsistent)
+    if !changed && !insideRefresh { publishCurrent(replacing: 0) }
   }
 }

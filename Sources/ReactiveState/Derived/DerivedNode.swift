@@ -229,7 +229,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
       if !lockChecked {
         lockChecked = true
         lockHeld = computeLock.isHeld
-        now = freshness.load(ordering: .relaxed)
+        // Sequentially consistent (a plain load on x86): it must not read a mark from before
+        // the clearing exchange of a holder whose lock the load above saw.
+        now = freshness.load(ordering: .sequentiallyConsistent)
         continue
       }
       if !lockHeld || now & Self.changedWhileLocked != 0 {
@@ -393,6 +395,10 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Tests only, unoptimised builds only (compiled out otherwise): called by a lock-free read
   /// after its freshness check, before the read is recorded, so a test can hold a reader there.
   @usableFromInline nonisolated(unsafe) static var pauseAfterLockFreeCheck: (() -> Void)?
+
+  /// Tests only, unoptimised builds only: called by a recomputation after it computed (and
+  /// settled its links), before it publishes the value as current.
+  nonisolated(unsafe) static var pauseBeforePublishing: (() -> Void)?
 
   /// Runs the derivation with tracking active, stores its outcome and settles its links
   /// (compute-lock holder, refreshing).

@@ -104,3 +104,14 @@ func releaseGraphLock() { GraphLock.unlock() }
 func pauseLockFreeReadsAfterTheirCheck(_ body: (() -> Void)?) {
   DerivedNode.pauseAfterLockFreeCheck = body
 }
+
+/// `body` runs inside every recomputation of a derived value, after it computed and settled
+/// its links, before it publishes the value as current (nil: none). Unoptimised builds only.
+func pauseRecomputationsBeforePublishing(_ body: (() -> Void)?) {
+  DerivedNode.pauseBeforePublishing = body
+}
+
+/// How many graph subscribers react to `didSet` of a derived value.
+func didSetListenerCount<Value>(of value: Computed<Value>) -> Int {
+  value.node.didSetListeners.load(ordering: .relaxed)
+}
