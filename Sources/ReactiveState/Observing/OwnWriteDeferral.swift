@@ -15,56 +15,115 @@ import CReactiveState
 /// made while a one-shot is armed is not delivered, since it is the registration's own
 /// thread that is making it.)
 ///
-/// The registration is installed with the property's version as the write leaves it (the
-/// version it read plus the write's one move); another thread's write meanwhile makes that
-/// version differ, and it fires at once. Nested writes are not told apart: only the innermost
-/// write without a `willSet` walk is noted.
+/// Writes nest (a `didSet` writing another property, or clamping its own): the thread keeps
+/// the innermost write without a `willSet` walk in `unannounced_write_slot` and the ones
+/// around it here. A registration waits for the outermost of them whose property it read,
+/// and is installed with each read property's version as those writes leave it (the version
+/// it read plus two per write of it in flight); another thread's write meanwhile makes that
+/// version differ, and it fires at once. A write's own end is no longer noted while it
+/// announces itself: what its listeners arm then read after its version moved.
 final class OwnWriteDeferral {
-  private var pending: [(reads: AccessList, onChange: @Sendable () -> Void)] = []
+  /// The writes without a `willSet` walk in flight on this thread around the innermost one,
+  /// outermost first.
+  private var outer: [UnsafeMutableRawPointer] = []
+  /// Deferred registrations, each with the index (in `outer` + innermost) of the write it
+  /// waits for.
+  private var pending: [(reads: AccessList, onChange: @Sendable () -> Void, write: Int)] = []
+
+  /// This thread's state, created if needed.
+  private static func current(_ thread: UnsafeMutablePointer<rs_thread_state>) -> OwnWriteDeferral {
+    if let existing = thread.pointee.deferred_one_shots {
+      return Unmanaged<OwnWriteDeferral>.fromOpaque(existing).takeUnretainedValue()
+    }
+    let state = OwnWriteDeferral()
+    thread.pointee.deferred_one_shots = Unmanaged.passRetained(state).toOpaque()
+    return state
+  }
+
+  /// A write without a `willSet` walk of `slot` begins on this thread.
+  @inline(__always)
+  static func writeBegins(_ slot: Unmanaged<PropertySlot>) {
+    let thread = rs_current_thread()
+    if let enclosing = thread.pointee.unannounced_write_slot {
+      current(thread).outer.append(enclosing)
+    }
+    thread.pointee.unannounced_write_slot = UnsafeMutableRawPointer(slot.toOpaque())
+  }
 
   /// Defers the installation of a one-shot over `list` when this thread is inside the
   /// mutation of a write of a property in it (see the type); returns whether it did.
   @inline(__always)
   static func defers(_ list: AccessList, onChange: @escaping @Sendable () -> Void) -> Bool {
-    let thread = rs_current_thread()
-    guard let writing = thread.pointee.unannounced_write_slot,
-      list.entries.contains(where: { $0.source.toOpaque() == writing })
-    else { return false }
-    let deferral: OwnWriteDeferral
-    if let existing = thread.pointee.deferred_one_shots {
-      deferral = Unmanaged<OwnWriteDeferral>.fromOpaque(existing).takeUnretainedValue()
-    } else {
-      deferral = OwnWriteDeferral()
-      thread.pointee.deferred_one_shots = Unmanaged.passRetained(deferral).toOpaque()
-    }
-    deferral.pending.append((list.copy(), onChange))
-    return true
-  }
-
-  /// A write without a `willSet` walk of `slot` ended on this thread (its version moved):
-  /// installs what was deferred during it.
-  @inline(__always)
-  static func writeEnded(_ slot: Unmanaged<PropertySlot>) {
-    let thread = rs_current_thread()
-    guard thread.pointee.unannounced_write_slot == UnsafeMutableRawPointer(slot.toOpaque())
-    else { return }
-    thread.pointee.unannounced_write_slot = nil
-    if thread.pointee.deferred_one_shots != nil { installDeferred(after: slot) }
+    guard let innermost = rs_current_thread().pointee.unannounced_write_slot else { return false }
+    return defers(list, onChange: onChange, innermost: innermost)
   }
 
   @inline(never)
-  private static func installDeferred(after slot: Unmanaged<PropertySlot>) {
+  private static func defers(
+    _ list: AccessList, onChange: @escaping @Sendable () -> Void,
+    innermost: UnsafeMutableRawPointer
+  ) -> Bool {
+    let thread = rs_current_thread()
+    let outer =
+      thread.pointee.deferred_one_shots.map {
+        Unmanaged<OwnWriteDeferral>.fromOpaque($0).takeUnretainedValue().outer
+      } ?? []
+    let inFlight = outer + [innermost]
+    guard
+      let write = inFlight.firstIndex(where: { slot in
+        list.entries.contains { $0.source.toOpaque() == slot }
+      })
+    else { return false }
+    let reads = list.copy()
+    for index in reads.entries.indices {
+      let source = reads.entries[index].source.toOpaque()
+      // Each write of it in flight moves the version by two after the read (see
+      // `endUnannouncedMutation`).
+      let writes = inFlight.reduce(0) { $1 == source ? $0 + 1 : $0 }
+      reads.entries[index].version &+= 2 &* UInt64(writes)
+    }
+    current(thread).pending.append((reads, onChange, write))
+    return true
+  }
+
+  /// A write without a `willSet` walk of `slot` ends on this thread, before it announces
+  /// itself: it is no longer noted. Returns the index of the write when registrations may
+  /// wait for it (pass it to ``installDeferred(waitingFor:)`` once it has announced itself).
+  @inline(__always)
+  static func writeEnds(_ slot: Unmanaged<PropertySlot>) -> Int? {
+    let thread = rs_current_thread()
+    guard thread.pointee.unannounced_write_slot == UnsafeMutableRawPointer(slot.toOpaque())
+    else { return nil }
+    guard let raw = thread.pointee.deferred_one_shots else {
+      thread.pointee.unannounced_write_slot = nil
+      return nil
+    }
+    let state = Unmanaged<OwnWriteDeferral>.fromOpaque(raw).takeUnretainedValue()
+    let index = state.outer.count
+    thread.pointee.unannounced_write_slot = state.outer.popLast()
+    return index
+  }
+
+  /// Installs what waited for the write at `index` (or one inside it).
+  @inline(never)
+  static func installDeferred(waitingFor index: Int) {
     let thread = rs_current_thread()
     guard let raw = thread.pointee.deferred_one_shots else { return }
-    thread.pointee.deferred_one_shots = nil
-    let deferral = Unmanaged<OwnWriteDeferral>.fromOpaque(raw).takeRetainedValue()
-    for (reads, onChange) in deferral.pending {
-      for index in reads.entries.indices
-      where reads.entries[index].source.toOpaque() == slot.toOpaque() {
-        // The write moved the version by two after the read (see `endUnannouncedMutation`).
-        reads.entries[index].version &+= 2
-      }
-      OneShotObserver.install(reads, onChange: onChange)
+    let state = Unmanaged<OwnWriteDeferral>.fromOpaque(raw).takeUnretainedValue()
+    var due: [(reads: AccessList, onChange: @Sendable () -> Void, write: Int)] = []
+    if thread.pointee.unannounced_write_slot == nil {
+      // No write in flight: nothing may stay deferred.
+      due = state.pending
+      state.pending = []
+    } else {
+      due = state.pending.filter { $0.write >= index }
+      state.pending.removeAll { $0.write >= index }
     }
+    if state.pending.isEmpty && state.outer.isEmpty {
+      thread.pointee.deferred_one_shots = nil
+      Unmanaged<OwnWriteDeferral>.fromOpaque(raw).release()
+    }
+    // Installing may arm more (an `onChange` fired at once): they see the state as it is now.
+    for (reads, onChange, _) in due { OneShotObserver.install(reads, onChange: onChange) }
   }
 }

@@ -204,7 +204,7 @@ final class RegistrarStorage: @unchecked Sendable {
   func beginWrite(_ slot: Unmanaged<PropertySlot>) -> Bool {
     guard slot._withUnsafeGuaranteedRef({ $0.hasWillSetListeners }) else {
       // Noted for a one-shot armed inside the mutation (see `OwnWriteDeferral`).
-      rs_current_thread().pointee.unannounced_write_slot = UnsafeMutableRawPointer(slot.toOpaque())
+      OwnWriteDeferral.writeBegins(slot)
       return false
     }
     willSet(slot)
@@ -228,7 +228,10 @@ final class RegistrarStorage: @unchecked Sendable {
       didSet(slot)
       return
     }
-    defer { OwnWriteDeferral.writeEnded(slot) }
+    // No longer noted while it announces itself: what its listeners arm reads after the
+    // version move. What waited for it is installed once it has (see `OwnWriteDeferral`).
+    let ended = OwnWriteDeferral.writeEnds(slot)
+    defer { if let ended { OwnWriteDeferral.installDeferred(waitingFor: ended) } }
     if !slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) {
       rs_full_fence()
       guard slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) else { return }
