@@ -60,10 +60,10 @@ typedef struct rs_thread_state {
   /// The scope `withoutObservationTracking` suspended (an unretained Swift object), or NULL:
   /// reads inside the block record nothing, but its writes are still the scope's own.
   void *_Nullable untracked_scope;
-  /// The property slot (an unretained Swift object) of the write without a `willSet` walk
-  /// whose mutation runs on this thread now, or NULL; and the one-shot registrations armed
-  /// inside that mutation over its property, installed when the write ends (a retained Swift
-  /// object, or NULL; see `OwnWriteDeferral`).
+  /// The property slot (an unretained Swift object) of the innermost write without a
+  /// `willSet` walk whose mutation runs on this thread now, or NULL; and the thread's
+  /// `OwnWriteDeferral` (a retained Swift object, or NULL): the writes around that one and the
+  /// one-shot registrations armed inside them, installed when those writes end.
   void *_Nullable unannounced_write_slot;
   void *_Nullable deferred_one_shots;
 } rs_thread_state;

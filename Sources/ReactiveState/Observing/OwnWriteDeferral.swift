@@ -110,15 +110,9 @@ final class OwnWriteDeferral {
     let thread = rs_current_thread()
     guard let raw = thread.pointee.deferred_one_shots else { return }
     let state = Unmanaged<OwnWriteDeferral>.fromOpaque(raw).takeUnretainedValue()
-    var due: [(reads: AccessList, onChange: @Sendable () -> Void, write: Int)] = []
-    if thread.pointee.unannounced_write_slot == nil {
-      // No write in flight: nothing may stay deferred.
-      due = state.pending
-      state.pending = []
-    } else {
-      due = state.pending.filter { $0.write >= index }
-      state.pending.removeAll { $0.write >= index }
-    }
+    // The outermost write ends with index 0: then nothing stays deferred.
+    let due = state.pending.filter { $0.write >= index }
+    state.pending.removeAll { $0.write >= index }
     if state.pending.isEmpty && state.outer.isEmpty {
       thread.pointee.deferred_one_shots = nil
       Unmanaged<OwnWriteDeferral>.fromOpaque(raw).release()
