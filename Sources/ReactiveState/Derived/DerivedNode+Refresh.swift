@@ -182,7 +182,7 @@ extension DerivedNode {
     compute(forSubscriber: forSubscriber)
     if missedChangeWhileComputing { computeAgain(forSubscriber: forSubscriber) }
     refreshingThread.store(0, ordering: .relaxed)
-    if _isDebugAssertConfiguration(), let pause = DerivedNode.pauseBeforePublishing { pause() }
+    if _isDebugAssertConfiguration(), let pause = DerivedNode.pauseBeforePublishing.body { pause() }
     publishCurrent(replacing: Self.stale)
   }
 

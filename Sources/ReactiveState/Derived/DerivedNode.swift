@@ -385,7 +385,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @inlinable @inline(__always)
   final func beginLockFreeRead() -> Bool {
     guard freshness.load(ordering: .acquiring) == Self.lockFreeReadable else { return false }
-    if _isDebugAssertConfiguration(), let pause = DerivedNode.pauseAfterLockFreeCheck { pause() }
+    if _isDebugAssertConfiguration(), let pause = DerivedNode.pauseAfterLockFreeCheck.body {
+      pause()
+    }
     if let scope = rs_current_scope() {
       Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { $0.recordIfNew(self) }
     }
@@ -394,11 +396,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   /// Tests only, unoptimised builds only (compiled out otherwise): called by a lock-free read
   /// after its freshness check, before the read is recorded, so a test can hold a reader there.
-  @usableFromInline nonisolated(unsafe) static var pauseAfterLockFreeCheck: (() -> Void)?
+  @usableFromInline static let pauseAfterLockFreeCheck = EngineTestHook()
 
   /// Tests only, unoptimised builds only: called by a recomputation after it computed (and
   /// settled its links), before it publishes the value as current.
-  nonisolated(unsafe) static var pauseBeforePublishing: (() -> Void)?
+  static let pauseBeforePublishing = EngineTestHook()
 
   /// Runs the derivation with tracking active, stores its outcome and settles its links
   /// (compute-lock holder, refreshing).

@@ -102,13 +102,13 @@ func releaseGraphLock() { GraphLock.unlock() }
 /// `body` runs inside every lock-free read of a current derived value, after its freshness
 /// check and before the read is recorded (nil: none). Unoptimised builds only.
 func pauseLockFreeReadsAfterTheirCheck(_ body: (() -> Void)?) {
-  DerivedNode.pauseAfterLockFreeCheck = body
+  DerivedNode.pauseAfterLockFreeCheck.body = body
 }
 
 /// `body` runs inside every recomputation of a derived value, after it computed and settled
 /// its links, before it publishes the value as current (nil: none). Unoptimised builds only.
 func pauseRecomputationsBeforePublishing(_ body: (() -> Void)?) {
-  DerivedNode.pauseBeforePublishing = body
+  DerivedNode.pauseBeforePublishing.body = body
 }
 
 /// How many graph subscribers react to `didSet` of a derived value.
