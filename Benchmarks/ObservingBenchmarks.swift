@@ -54,6 +54,27 @@ private func benchmarkContinuousRerun(_ harness: BenchmarkHarness) {
         group: "observing", name: form.name, ours: form.result.nanoseconds, baseline: baseline,
         goal: "≥ \(Int(form.goal))×", requiredRatio: form.goal))
   }
+  // Main-actor code observing a main-actor model: writes on the main thread (this one) re-run
+  // `observe { @MainActor in … }` inline, so every run has happened when the loop ends.
+  let mainActor = MainActor.assumeIsolated {
+    let model = MainActorCounter()
+    let runs = FireCounter()
+    let token = observe { @MainActor in
+      runs.value += 1
+      _ = model.count
+    }
+    runs.value = 0
+    let elapsed = harness.time(operations: 1) { for i in 0..<m { model.count = i + 1 } }
+    withExtendedLifetime(token) {}
+    return (nanoseconds: elapsed / Double(m), runs: runs.value)
+  }
+  harness.check(
+    mainActor.runs == theirs.runs - 1,
+    "observe { @MainActor in } ran \(mainActor.runs) times inline vs re-armed \(theirs.runs)")
+  harness.add(
+    BenchmarkRow(
+      group: "observing", name: "  same, main-actor model, observe { @MainActor in … }",
+      ours: mainActor.nanoseconds, baseline: baseline))
 }
 
 private func benchmarkContinuousFanOut(_ harness: BenchmarkHarness) {

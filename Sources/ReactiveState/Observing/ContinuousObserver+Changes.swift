@@ -48,7 +48,8 @@ extension ContinuousObserver {
       // `receive` runs on the mutating thread: when delivery will be synchronous there, the
       // run starts now (saves a lock round trip in `deliver`).
       let transaction = ObservationTransaction.current
-      if !hasScheduler && transaction == nil {
+      let inline = deliversInline
+      if inline && transaction == nil {
         phase = .running
         ObservationWave.advance()
         handsPendingRetainToQueue = true  // the run keeps the observer alive
@@ -63,7 +64,9 @@ extension ContinuousObserver {
       pendingKind = kind
       pendingIsCertain = certain
       if hasEventBody { pendingKeyPath = keyPath() }
-      if hasScheduler && !parksRuns {
+      if inline {
+        pendingDepth = 0  // a main-actor body queued in a transaction on the main thread
+      } else if !parksRuns {
         pendingDepth = rs_current_thread().pointee.scheduled_run_depth + 1
         // A chain about to be dropped: its diagnostic names the change.
         if pendingDepth > UInt64(Self.rerunLimit) { pendingKeyPath = keyPath() }

@@ -1,6 +1,16 @@
+import CReactiveState
+
 /// How a scheduled continuous observer's queued change reaches its scheduler, and how a chain
 /// of scheduled runs that keep causing each other is stopped.
 extension ContinuousObserver {
+  /// Whether a change committed on this thread runs the observer here (at the end of the
+  /// mutation, or of this thread's transaction) rather than through its scheduler: always
+  /// without a scheduler; for a main-actor body, on the main thread — where the runtime
+  /// itself counts code as isolated to the main actor.
+  var deliversInline: Bool {
+    !hasScheduler || (runsOnMainActor && rs_is_main_thread() != 0)
+  }
+
   /// Gives a queued change to the scheduler: parks the observer in its parking lot, or
   /// schedules a closure that runs it (``runIfQueued()``) — unless the change ends a chain of
   /// more than ``rerunLimit`` scheduled runs, each caused by the one before.

@@ -49,6 +49,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// iteration's parking lot, or the parking passed to `init`; unretained (`scheduler` holds it).
   let parking: Unmanaged<ObserverParking>?
   let hasScheduler: Bool
+  /// The body is isolated to the main actor: it runs inline only on the main thread, and
+  /// through `scheduler` (the main actor's) from anywhere else (see ``deliversInline``).
+  let runsOnMainActor: Bool
   /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
   /// update pass): transactions do not run it at their end, and a change made by the run
   /// itself queues a new run instead of repeating the body inline.
@@ -157,7 +160,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   init(
     triggers: ObservationTracking.Options, scheduler: consuming (any ObservationScheduler)?,
-    label: String, parking: ObserverParking? = nil, parksRuns: Bool = false, body: Body
+    label: String, parking: ObserverParking? = nil, parksRuns: Bool = false,
+    runsOnMainActor: Bool = false, body: Body
   ) {
     switch body {
     case .plain(let run):
@@ -172,6 +176,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     hasScheduler = traits.present
     self.parking = (parking ?? traits.parkingLot).map { .passUnretained($0) }
     self.parksRuns = parksRuns && hasScheduler
+    self.runsOnMainActor = runsOnMainActor && hasScheduler
     self.label = label
     if case .plain = body {
       parksInSlots = triggers == .didSet && !hasScheduler
@@ -309,7 +314,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
       }
     } else if phase == .queued {
       // Not cancelled, so the queue owed nothing.
-      guard hasScheduler else {
+      guard !deliversInline else {
         // Running from here on: a cancellation retains the observer for the run.
         runQueuedChange()
         return

@@ -32,6 +32,32 @@ public func observe(
   return ObservationToken(observer)
 }
 
+/// ``observe(scheduler:_:)`` for main-actor code: `apply` is isolated to the main actor, so it
+/// reads and updates `@MainActor` models and UI state directly. Spell the closure's isolation —
+/// `observe { @MainActor in label.text = model.title }` — since a closure without it is
+/// nonisolated and picks the other form.
+///
+/// - Runs `apply` now, and again after every committed change to anything it read.
+/// - A change committed on the main thread runs it there synchronously, right after the store
+///   (or at the end of the outermost ``withTransaction(_:)``), as the nonisolated form does.
+/// - A change committed on any other thread never runs it there: the re-run hops to the main
+///   actor (one `Task` per coalesced re-run, as with `scheduler: .mainActor`), and changes
+///   coalesce until it runs.
+/// - Dependencies, nesting, cancellation and the self-invalidation limit are those of
+///   ``observe(scheduler:_:)``. It never parks in a property's slot: each re-run goes through
+///   the dependency graph (tens of nanoseconds, not `MainActor.assumeIsolated`'s ~100).
+@MainActor @discardableResult
+public func observe(_ apply: @escaping @MainActor @Sendable () -> Void) -> ObservationToken {
+  // Called only on the main actor (first run, hops) or on the main thread (inline re-runs),
+  // where the runtime counts code as isolated to it, so the static isolation can be dropped.
+  let body = unsafeBitCast(apply, to: (@Sendable () -> Void).self)
+  let observer = ContinuousObserver(
+    triggers: .didSet, scheduler: MainActorScheduler(), label: "observe { @MainActor in … }",
+    runsOnMainActor: true, body: .plain(body))
+  observer.start()
+  return ObservationToken(observer)
+}
+
 /// SE-0506's continuous observation: calls `apply` now with an `.initial` event (tracking
 /// what it reads), then again — re-tracking — for each event in `options` (`.willSet`,
 /// `.didSet`, `.deinit`) on what the previous call read, until the token is cancelled or
