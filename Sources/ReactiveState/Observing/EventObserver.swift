@@ -53,6 +53,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     _ list: AccessList, options: ObservationTracking.Options,
     onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
   ) {
+    // Armed inside a write of what it read that announces itself only at its end: its
+    // `willSet` came before this registration (see `OwnWriteDeferral`).
+    if OwnWriteDeferral.defers(list, options: options, onChange: onChange) { return }
     let observer = EventObserver(options: options, onChange: onChange)
     let registration = Unmanaged.passRetained(observer)
     let (linked, missed) = OneShotInstallation.install(

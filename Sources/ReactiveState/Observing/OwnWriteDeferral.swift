@@ -3,7 +3,9 @@ import CReactiveState
 /// One-shot registrations armed inside the mutation of a write of a property they read, on
 /// the writing thread, when that write has no `willSet` walk (nobody listened to `willSet`
 /// of the property when it began): they are installed when the write ends, as if its change
-/// came before them.
+/// came before them. That holds for the plain form and for an options-form registration that
+/// waits for `willSet` only (one that requests `.didSet` is linked at once: the toolchain's
+/// registrar delivers the `didSet` of a write to a registration armed during it).
 ///
 /// Such a write announces itself only at its end, after the store — late, for readers on
 /// other threads that may have read the old value. A registration armed inside the mutation
@@ -28,7 +30,7 @@ final class OwnWriteDeferral {
   private var outer: [UnsafeMutableRawPointer] = []
   /// Deferred registrations, each with the index (in `outer` + innermost) of the write it
   /// waits for.
-  private var pending: [(reads: AccessList, onChange: @Sendable () -> Void, write: Int)] = []
+  private var pending: [(reads: AccessList, install: (AccessList) -> Void, write: Int)] = []
 
   /// This thread's state, created if needed.
   private static func current(_ thread: UnsafeMutablePointer<rs_thread_state>) -> OwnWriteDeferral {
@@ -55,13 +57,29 @@ final class OwnWriteDeferral {
   @inline(__always)
   static func defers(_ list: AccessList, onChange: @escaping @Sendable () -> Void) -> Bool {
     guard let innermost = rs_current_thread().pointee.unannounced_write_slot else { return false }
-    return defers(list, onChange: onChange, innermost: innermost)
+    return defers(list, innermost: innermost) { OneShotObserver.install($0, onChange: onChange) }
   }
 
+  /// ``defers(_:onChange:)`` for an options-form registration that waits for `willSet` only
+  /// (see the type).
+  @inline(__always)
+  static func defers(
+    _ list: AccessList, options: ObservationTracking.Options,
+    onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
+  ) -> Bool {
+    guard options.contains(.willSet), !options.contains(.didSet),
+      let innermost = rs_current_thread().pointee.unannounced_write_slot
+    else { return false }
+    return defers(list, innermost: innermost) {
+      EventObserver.install($0, options: options, onChange: onChange)
+    }
+  }
+
+  /// Defers `install` of `list` when the list reads a property whose write is in flight.
   @inline(never)
   private static func defers(
-    _ list: AccessList, onChange: @escaping @Sendable () -> Void,
-    innermost: UnsafeMutableRawPointer
+    _ list: AccessList, innermost: UnsafeMutableRawPointer,
+    install: @escaping (AccessList) -> Void
   ) -> Bool {
     let thread = rs_current_thread()
     let outer =
@@ -82,7 +100,7 @@ final class OwnWriteDeferral {
       let writes = inFlight.reduce(0) { $1 == source ? $0 + 1 : $0 }
       reads.entries[index].version &+= 2 &* UInt64(writes)
     }
-    current(thread).pending.append((reads, onChange, write))
+    current(thread).pending.append((reads, install, write))
     return true
   }
 
@@ -118,6 +136,6 @@ final class OwnWriteDeferral {
       Unmanaged<OwnWriteDeferral>.fromOpaque(raw).release()
     }
     // Installing may arm more (an `onChange` fired at once): they see the state as it is now.
-    for (reads, onChange, _) in due { OneShotObserver.install(reads, onChange: onChange) }
+    for (reads, install, _) in due { install(reads) }
   }
 }

@@ -164,20 +164,25 @@ extension Engine {
     #expect(calls.value == 2)
   }
 
-  /// The same with a single thread: an options-form registration armed inside the write
-  /// hears its late `willSet` and re-arms a plain one-shot, which reads the new value after
-  /// the version move. That one-shot must not fire until the next write.
+  /// The same with the options form: a registration armed on another thread while the write
+  /// is inside its mutation hears the write's late `willSet` (on the writing thread) and
+  /// re-arms a plain one-shot there, which reads the new value after the version move. That
+  /// one-shot must not fire until the next write. (Armed on the writing thread itself, the
+  /// options-form registration waits for the next write: see
+  /// `OptionsFormInsideUnannouncedWriteTests`.)
   @Test func oneShotArmedFromTheLateAnnouncementOfAnUnannouncedWriteWaitsForTheNextWrite() {
     let model = HandDeferralModel()
     ReactiveState.withObservationTracking({ _ = model.x }, onChange: {})
     model.x = 0
-    let fired = Box(0)
+    let fired = LockedBox(0)
     model.onStoredX = {
       model.onStoredX = nil
-      ReactiveState.withObservationTracking(options: [.willSet]) {
-        _ = model.x
-      } onChange: { _ in
-        ReactiveState.withObservationTracking({ _ = model.x }, onChange: { fired.value += 1 })
+      onAnotherThread {
+        ReactiveState.withObservationTracking(options: [.willSet]) {
+          _ = model.x
+        } onChange: { _ in
+          ReactiveState.withObservationTracking({ _ = model.x }, onChange: { fired.value += 1 })
+        }
       }
     }
     model.x = 1
