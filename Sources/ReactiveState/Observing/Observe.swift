@@ -75,3 +75,24 @@ public func withContinuousObservation(
   observer.start()
   return ObservationToken(observer)
 }
+
+/// ``withContinuousObservation(options:scheduler:apply:)`` for main-actor code: `apply` is
+/// isolated to the main actor. Spell it `{ @MainActor event in … }` (an unannotated closure
+/// picks the nonisolated form). Events delivered for changes committed on the main thread
+/// arrive there synchronously (a `.willSet` before the store); a change committed on any
+/// other thread reaches `apply` later on the main actor, as one coalesced event, as with
+/// `scheduler: .mainActor`.
+@MainActor
+public func withContinuousObservation(
+  options: ObservationTracking.Options,
+  apply: @escaping @MainActor @Sendable (ObservationTracking.Event) -> Void
+) -> ObservationTracking.Token {
+  // As in `observe(_:)`: only called on the main actor or the main thread.
+  let body = unsafeBitCast(apply, to: (@Sendable (ObservationTracking.Event) -> Void).self)
+  let observer = ContinuousObserver(
+    triggers: options, scheduler: MainActorScheduler(),
+    label: "withContinuousObservation { @MainActor in … }", runsOnMainActor: true,
+    body: .events(body))
+  observer.start()
+  return ObservationToken(observer)
+}

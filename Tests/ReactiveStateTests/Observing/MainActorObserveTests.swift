@@ -120,4 +120,21 @@ import Testing
     #expect(ranOnMainThread.value == [Thread.isMainThread, false])
     withExtendedLifetime(token) {}
   }
+
+  @MainActor @Test func theEventFormHopsToTheMainActorWithTheChangesKeyPath() async {
+    let model = HandModel()
+    let runs = Runs()
+    let token = withContinuousObservation(options: [.didSet]) { @MainActor event in
+      let kind = event.kind == .initial ? "initial" : event.matches(\HandModel.a) ? "a" : "other"
+      runs.record("\(kind) a=\(model.a)")
+    }
+    onAnotherThread { model.a = 3 }
+    #expect(runs.seen == ["initial a=0"])
+    #expect(await yield(until: { runs.seen.count == 2 }))
+    #expect(runs.seen == ["initial a=0", "a a=3"])
+    token.cancel()
+    onAnotherThread { model.a = 4 }
+    for _ in 0..<100 { await Task.yield() }
+    #expect(runs.seen.count == 2)
+  }
 }
