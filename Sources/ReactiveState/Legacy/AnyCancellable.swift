@@ -1,3 +1,6 @@
+import CReactiveState
+import Dispatch
+
 /// Something whose subscription can be cancelled; the shape of Combine's `Cancellable`.
 public protocol Cancellable {
   /// Stops delivery. Calling it more than once has no further effect.
@@ -15,6 +18,12 @@ public protocol Cancellable {
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   private let lock = WordLock()
   private var action: (() -> Void)?
+  /// The thread running the action (its thread-state address), 0 when none is.
+  private var runner: UInt = 0
+  /// Where other callers of ``cancel()`` wait for the running action; made by the first one.
+  private var completion: DispatchSemaphore?
+  /// How many callers wait on ``completion``.
+  private var waiters = 0
 
   /// Creates a token that runs `cancel` once, on the first ``cancel()`` or on deinit.
   public init(_ cancel: @escaping () -> Void) {
@@ -31,12 +40,41 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   }
 
   /// Cancels the subscription. Idempotent and thread-safe; the action runs outside the lock.
+  ///
+  /// A call made while another thread runs the action waits until it has finished, so no call
+  /// returns before the cancellation is complete. A call made by the action itself (on its
+  /// own thread) returns at once.
   public func cancel() {
-    let action = lock.withLock { () -> (() -> Void)? in
-      defer { self.action = nil }
-      return self.action
+    let thread = UInt(bitPattern: rs_current_thread())
+    lock.lock()
+    if let action {
+      self.action = nil
+      runner = thread
+      lock.unlock()
+      action()
+      finishRun()
+    } else if runner != 0 && runner != thread {
+      let completion = completion ?? DispatchSemaphore(value: 0)
+      self.completion = completion
+      waiters += 1
+      lock.unlock()
+      completion.wait()
+    } else {
+      lock.unlock()
     }
-    action?()
+  }
+
+  /// Ends the action's run and wakes the callers that wait for it.
+  private func finishRun() {
+    let (completion, waiters) = lock.withLock {
+      defer {
+        runner = 0
+        self.completion = nil
+        self.waiters = 0
+      }
+      return (self.completion, self.waiters)
+    }
+    for _ in 0..<waiters { completion?.signal() }
   }
 
   /// Keeps this token in `set`; the subscription lives until the set drops it.

@@ -6,9 +6,10 @@
 ///
 /// Rules, per field: `Equatable` values use `==`; class references use `===`; `@State` and
 /// `@Environment` are equal (their values live in the node); bindings are equal when they
-/// project the same source; structs, tuples, optionals and collections compare recursively;
-/// closures and anything else are not known to be equal (the child is re-evaluated, which is
-/// always correct, only slower).
+/// project the same source; `@ObservedObject` compares its object by identity (not by its
+/// `==`); structs, tuples, optionals and collections compare recursively; closures and
+/// anything else are not known to be equal (the child is re-evaluated, which is always
+/// correct, only slower).
 @MainActor
 enum ViewEquality {
   /// How values of one view type are compared, decided once per type (see ``ViewTypeInfo``).
@@ -112,6 +113,7 @@ enum ViewEquality {
     guard depth < 12, type(of: lhs) == type(of: rhs) else { return false }
     if lhs is any NodeOwnedProperty { return true }
     if let lhs = lhs as? any BindingComparable { return lhs.sameSource(as: rhs) }
+    if let lhs = lhs as? any ObjectIdentityProperty { return lhs.holdsSameObject(as: rhs) }
     if let known = ValueEquality.knownEqual(lhs, rhs) { return known }
     let left = Mirror(reflecting: lhs)
     let right = Mirror(reflecting: rhs)

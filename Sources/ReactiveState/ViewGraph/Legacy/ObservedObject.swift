@@ -49,3 +49,8 @@ extension ObservedObject: InstallableProperty {
     return nil
   }
 }
+
+extension ObservedObject: ObjectIdentityProperty {
+  /// The observed object: view values compare by its identity, not by its `==`.
+  var heldObject: AnyObject { wrappedValue }
+}
