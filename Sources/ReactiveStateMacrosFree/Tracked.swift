@@ -19,7 +19,8 @@
 ///   statically from the declared type when the property is initialized (a generic `T` property
 ///   always notifies). User `willSet`/`didSet` run even when nothing changed.
 /// - **In-place mutation** (`+=`, `append`, mutating methods, `inout`) records a read, notifies
-///   exactly once, always (even for `+= 0`), and mutates the stored value without copying it.
+///   exactly once, always (even for `+= 0`), and mutates the stored value without copying it
+///   (on a property without observers: see below).
 /// - **Classes only**: in a struct, `wrappedValue` is unavailable and the use is a compile error.
 ///   The class must adopt ``TrackedObservable``.
 /// - **No composition**: it cannot be combined with another property wrapper on one property;
@@ -29,10 +30,13 @@
 ///   `@unchecked Sendable` (and then synchronize its writes itself) or actor-isolated, e.g.
 ///   `@MainActor`.
 /// - **Ignoring a property**: there is no `@ObservationIgnored`; declare a plain stored property.
-/// - **Observers differ slightly**: with any `willSet`/`didSet` on the property, the compiler
-///   fetches the old value through the getter, so an assignment inside a tracking scope records a
-///   read; the user's `willSet` runs before the registrar's (the macro runs it after) and `didSet`
-///   after the registrar's; in-place mutation then goes through get + set and copies.
+/// - **Observers differ slightly**: with a `didSet` that reads `oldValue`, the compiler fetches
+///   the old value through the getter, so an assignment inside a tracking scope records a read
+///   (a `willSet` alone, or a `didSet` without `oldValue`, records none, as with the macro); the
+///   user's `willSet` runs before the registrar's (the macro runs it after) and `didSet` after
+///   the registrar's; with any `willSet`/`didSet`, in-place mutation goes through get + set: it
+///   copies, and the equality rule applies, so a mutation that leaves the value equal (`+= 0`)
+///   does not notify (the macro's notifies).
 /// - Costs one equality rule reference (a metatype, 16 bytes) per property beside the value.
 @propertyWrapper
 public struct Tracked<Value> {
