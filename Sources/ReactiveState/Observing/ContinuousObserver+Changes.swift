@@ -43,6 +43,12 @@ extension ContinuousObserver {
       pendingKind = kind
       pendingIsCertain = pendingIsCertain || certain
       if hasEventBody { pendingKeyPath = keyPath() }
+      // A main-actor run waiting for its hop: the main thread's change runs it here at once
+      // (so the walks that reach it meanwhile must not let that change skip its walk).
+      if runsOnMainActor && !isWaitingInTransaction {
+        if rs_is_main_thread() != 0 { return takeOverHop(kind: kind) }
+        ChangePropagation.leavesSourceUnmarked = true
+      }
       return false
     case .idle:
       // `receive` runs on the mutating thread: when delivery will be synchronous there, the
@@ -72,6 +78,9 @@ extension ContinuousObserver {
         if pendingDepth > UInt64(Self.rerunLimit) { pendingKeyPath = keyPath() }
       }
       phase = .queued
+      if runsOnMainActor && transaction == nil {
+        ChangePropagation.leavesSourceUnmarked = true  // see the `.queued` case
+      }
       if !parksRuns, let transaction {
         // Straight into this thread's transaction, with no delivery to queue and no retain
         // (see `isWaitingInTransaction`).

@@ -15,7 +15,11 @@ extension ContinuousObserver {
   /// schedules a closure that runs it (``runIfQueued()``) — unless the change ends a chain of
   /// more than ``rerunLimit`` scheduled runs, each caused by the one before.
   func handToScheduler() {
-    if pendingDepth > UInt64(Self.rerunLimit) {
+    if runsOnMainActor, let scheduler {
+      // The main thread may take the run over meanwhile (and reset its depth): the hop job
+      // decides under the graph lock (see ``runHop()``).
+      scheduler.schedule { [self] in runHop() }
+    } else if pendingDepth > UInt64(Self.rerunLimit) {
       dropSchedulingLoop()
     } else if let parking {
       parking._withUnsafeGuaranteedRef { $0.park(self) }
@@ -27,7 +31,7 @@ extension ContinuousObserver {
   /// Drops a queued change that ends a chain of scheduled runs longer than ``rerunLimit``
   /// (observers changing each other through their schedulers), with a diagnostic. The
   /// observer keeps its dependencies: a later change from outside the chain runs it again.
-  private func dropSchedulingLoop() {
+  func dropSchedulingLoop() {
     let keyPath = dropQueuedRun()
     ObservationDiagnostics.report(
       "\(label) was stopped after \(Self.rerunLimit) scheduled runs in a row, each caused by "

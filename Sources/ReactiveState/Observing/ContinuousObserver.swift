@@ -154,6 +154,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// re-run inline, and the rerun limit cannot stop them: past ``rerunLimit`` the change is
   /// dropped with a diagnostic instead (see ``dropSchedulingLoop()``).
   @exclusivity(unchecked) var pendingDepth: UInt64 = 0
+  /// Main-actor hops scheduled for a queued run that the main thread then took over (see
+  /// `ContinuousObserver+MainThreadTakeover.swift`): that many hop jobs find nothing of theirs
+  /// to run (graph lock).
+  @exclusivity(unchecked) var abandonedHops = 0
   /// The ``ChangePropagation/detachPass`` in which a `.deinit` event was last queued (graph
   /// lock): one event per deallocated object, however many of its properties the run read.
   @exclusivity(unchecked) private var deinitQueuedPass: UInt64 = 0
@@ -225,7 +229,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Under the graph lock, with a queued change: starts its run, releases the lock, runs it.
   /// A scheduled run publishes its causal depth for the changes it makes.
-  private func runQueuedChange() {
+  func runQueuedChange() {
     phase = .running
     ObservationWave.advance()  // this run consumes the changes that queued it
     let (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
@@ -277,61 +281,6 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// The key path of the change a queued run is waiting for, if any.
   var queuedKeyPath: AnyKeyPath? {
     GraphLock.withLock { phase == .queued ? pendingKeyPath : nil }
-  }
-
-  /// What the end of a transaction does with a waiting observer.
-  enum PostponedRun {
-    /// Runs its queued change.
-    case run
-    /// Drops it with a diagnostic: observers kept re-queueing each other.
-    case abandon
-    /// Drops it silently (its transaction is going away).
-    case drop
-  }
-
-  /// The end of this thread's transaction reached the observer (see ``PostponedRun``). Then
-  /// releases the retain a cancellation took for the queue, if any — the last touch.
-  ///
-  /// The queue holds no retain, and once the lock is released here the observer no longer
-  /// waits in it, so a cancellation on another thread takes no retain for it either: after
-  /// the unlock, only a path that took its own retain under the lock (a run, a hand-over to
-  /// the scheduler) may touch the observer.
-  func runPostponed(_ action: PostponedRun) {
-    GraphLock.lock()
-    isWaitingInTransaction = false
-    let owesRelease = transactionHoldsRetain
-    transactionHoldsRetain = false
-    if action != .run {
-      if phase == .queued { phase = .idle }
-      ObservationWave.advance()  // no longer waiting: later changes must reach it again
-      // Copied under the lock: the observer may be gone right after it.
-      let abandoned = action == .abandon ? (label: label, keyPath: pendingKeyPath) : nil
-      GraphLock.unlock()
-      if let abandoned {
-        ObservationDiagnostics.report(
-          "\(abandoned.label) kept invalidating each other at the end of a transaction; last "
-            + "change: \(Self.describe(abandoned.keyPath)). \(Self.cycleRemedy)")
-      }
-    } else if phase == .queued {
-      // Not cancelled, so the queue owed nothing.
-      guard !deliversInline else {
-        // Running from here on: a cancellation retains the observer for the run.
-        runQueuedChange()
-        return
-      }
-      // A scheduled observer still runs where its scheduler says, now that the transaction
-      // is over (never inline on the transaction's thread). Queued, it is still its token's
-      // (a cancellation would need this lock): retained now, it outlives a cancellation that
-      // lands before the scheduler holds it.
-      let handedOver = Unmanaged.passUnretained(self).retain()
-      GraphLock.unlock()
-      handToScheduler()
-      handedOver.release()
-      return
-    } else {
-      GraphLock.unlock()
-    }
-    if owesRelease { Unmanaged.passUnretained(self).release() }
   }
 
   /// Runs the body until a run ends with nothing pending. `ranOnce`: the caller already ran
@@ -519,7 +468,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   }
 
   override func deliver(_ event: SourceEvent, from source: SourceNode) {
-    if startedByReceive {
+    if runsOnMainActor && rs_is_main_thread() == 0 {
+      // Another thread queued a main-actor run: it hops. (A run `receive` started is the main
+      // thread's, which may set `startedByReceive` meanwhile: this thread never reads it.)
+      handToScheduler()
+    } else if startedByReceive {
       startedByReceive = false
       // Cancelled since `receive`: `execute` ends the run before its body starts.
       execute(kind: startKind, keyPath: startKeyPath.take(), certain: startIsCertain)

@@ -41,6 +41,7 @@ enum ChangePropagation {
     // Taken before the walk: a subscriber that starts a run during it (a synchronous
     // delivery) advances the wave, and the mark stored at the end is then already stale.
     let wave = event == .didSet ? ObservationWave.mark() : 0
+    leavesSourceUnmarked = false
     walkPass &+= 1
     let pass = walkPass
     walkRoot = .passUnretained(source)
@@ -85,7 +86,7 @@ enum ChangePropagation {
     if event == .didSet {
       if reachedDerived {
         DerivedNode.dropExpiredOrphans()
-      } else {
+      } else if !leavesSourceUnmarked {
         source.didSetWalkWave.store(wave, ordering: .releasing)
       }
     }
@@ -116,6 +117,11 @@ enum ChangePropagation {
   /// Propagation passes, so a derived value reached along several paths is walked once
   /// (graph lock).
   nonisolated(unsafe) private static var walkPass: UInt64 = 0
+
+  /// Set by a subscriber the current walk reached that must hear the source's next write even
+  /// though it is still waiting (a main-actor observer waiting for its hop, which a change on
+  /// the main thread runs at once): the walk then leaves its source unmarked (graph lock).
+  nonisolated(unsafe) static var leavesSourceUnmarked = false
 
   /// The property whose change the current walk announces (graph lock; meaningful only
   /// while a subscriber's `receive` runs): what a subscriber reached through derived values
