@@ -99,6 +99,8 @@ static inline void rs_cpu_relax(void) {
 #endif
 }
 
+void rs_thread_yield(void) { sched_yield(); }
+
 static void rs_lock_wait(_Atomic(uint32_t) *word) {
 #if defined(__linux__)
   syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);

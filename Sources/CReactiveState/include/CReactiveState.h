@@ -79,6 +79,8 @@ typedef struct rs_lock {
 /// The out-of-line halves of `rs_lock_acquire` (spin, then sleep) and `rs_lock_release`
 /// (wake a sleeper).
 void rs_lock_acquire_contended(rs_lock *_Nonnull lock);
+/// Gives the processor to another thread (`sched_yield`).
+void rs_thread_yield(void);
 void rs_lock_wake_one(rs_lock *_Nonnull lock);
 
 static inline _Atomic(uint32_t) *_Nonnull rs_lock_word(rs_lock *_Nonnull lock) {

@@ -26,7 +26,9 @@ import Synchronization
 /// - Dependencies are re-collected on every computation.
 /// - A throwing derivation caches its error and rethrows it (``get()``) until an input
 ///   changes.
-/// - A derivation that reads itself stops with an ``ObservationDiagnostic`` naming it.
+/// - A derivation that reads itself stops with an ``ObservationDiagnostic`` naming it — also
+///   when the cycle spans threads (two values that read each other, computed at once on two
+///   threads, would otherwise wait for each other forever): one of the reads fails instead.
 /// - Lifetime: inputs never keep a derived value alive, and it subscribes to its inputs only
 ///   while something observes it. Read without observers it keeps no upstream edges: each
 ///   read checks its inputs' versions and recomputes only when one moved. When its last

@@ -102,24 +102,49 @@ extension DerivedNode {
   }
 
   /// Takes the compute lock, unless this thread is refreshing this node (checking its inputs
-  /// or computing it): then the read is a cycle, which is reported (returns false, nothing
-  /// held).
+  /// or computing it), or waiting for it would close a cycle of threads each computing a value
+  /// the next one waits for (see ``DerivedWaits``): then the read is a cycle, which is reported
+  /// (returns false, nothing held).
   @inline(__always)
   private func lockUnlessCycle() -> Bool {
     let refreshing = refreshingThread.load(ordering: .relaxed)
     if refreshing != 0 && refreshing == Self.currentThread {
-      reportCycle()
+      reportCycle(acrossThreads: false)
       return false
     }
+    if computeLock.tryLock() { return true }
+    return lockUnlessCycleAcrossThreads()
+  }
+
+  /// The contended half of ``lockUnlessCycle()``.
+  @inline(never)
+  private func lockUnlessCycleAcrossThreads() -> Bool {
+    let thread = Self.currentThread
+    var sightings = 0
+    while !DerivedWaits.beginWait(for: self, thread: thread) {
+      // A deadlock stays one; a chain read while a holder was handing over does not.
+      if computeLock.tryLock() { return true }
+      sightings += 1
+      if sightings == 3 {
+        reportCycle(acrossThreads: true)
+        return false
+      }
+      rs_thread_yield()
+    }
     computeLock.lock()
+    DerivedWaits.endWait(thread: thread)
     return true
   }
 
   /// Out of line, so building the message costs the read path nothing.
   @inline(never)
-  private func reportCycle() {
+  private func reportCycle(acrossThreads: Bool) {
+    let how =
+      acrossThreads
+      ? "is being computed on another thread that waits for a value this thread is computing"
+      : "reads itself"
     ObservationDiagnostics.report(
-      "\(name) reads itself (a cycle through derived values); the read fails with "
+      "\(name) \(how) (a cycle through derived values); the read fails with "
         + "DerivedValueCycle. To fix: remove the read of \(name) from its own derivation "
         + "(directly or through another derived value)"
     )
