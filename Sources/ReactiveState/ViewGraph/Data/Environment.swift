@@ -58,7 +58,7 @@ public struct Environment<Value>: DynamicProperty {
   }
 }
 
-extension Environment: InstallableProperty, NodeOwnedProperty {
+extension Environment: InstallableProperty {
   var link: PropertyLink? { handle }
 
   func withNewLink() -> Environment {
@@ -82,4 +82,32 @@ extension Environment: InstallableProperty, NodeOwnedProperty {
 @MainActor
 final class EnvironmentHandle: PropertyLink {
   var values: EnvironmentValues?
+}
+
+// Not a `NodeOwnedProperty`: the value lives in the node, but which key (or object type) is
+// read is the view value's own input. A parent that passes another key path must re-evaluate
+// the child, which would otherwise keep showing the value of the old key.
+extension Environment: BindingComparable {
+  func sameSource(as other: Any) -> Bool {
+    guard let other = other as? Environment<Value> else { return false }
+    return Self.sameSource(source, other.source)
+  }
+
+  static func sameSource(at lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    sameSource(
+      lhs.assumingMemoryBound(to: Self.self).pointee.source,
+      rhs.assumingMemoryBound(to: Self.self).pointee.source)
+  }
+
+  /// Both read the same key path, or the same object type (optionally or not).
+  private static func sameSource(_ lhs: Source, _ rhs: Source) -> Bool {
+    switch (lhs, rhs) {
+    case (.key(let left), .key(let right)):
+      return left == right
+    case (.object(let left, let leftOptional, _), .object(let right, let rightOptional, _)):
+      return ObjectIdentifier(left) == ObjectIdentifier(right) && leftOptional == rightOptional
+    default:
+      return false
+    }
+  }
 }

@@ -11,13 +11,13 @@
 @MainActor
 struct FieldComparer {
   enum Kind {
-    /// `@State`, `@Environment`, …: always equal (the value lives in the node).
+    /// `@State`, `@StateObject`, …: always equal (the value lives in the node).
     case nodeOwned
     /// `==` of the declared `Equatable` type, on the two fields in place.
     case equatable((UnsafeRawPointer, UnsafeRawPointer) -> Bool)
     /// `===` of a class that is not `Equatable`: the two stored references.
     case object
-    /// A binding: equal when both project the same source.
+    /// A binding or an `@Environment`: equal when both read the same source.
     case binding(any BindingComparable.Type)
     /// A property compared by the identity of the object it holds (``ObjectIdentityProperty``).
     case heldObject(any ObjectIdentityProperty.Type)

@@ -7,7 +7,7 @@
 @MainActor
 struct FieldRule {
   enum Kind {
-    /// `@State`, `@Environment`, …: always equal (the value lives in the node).
+    /// `@State`, `@StateObject`, …: always equal (the value lives in the node).
     case nodeOwned
     /// `==` of the field's `Equatable` type.
     case equatable((Any, Any) -> Bool)

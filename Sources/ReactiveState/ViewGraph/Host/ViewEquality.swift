@@ -4,12 +4,12 @@
 /// offsets (``FieldComparer``); through `Mirror` for types with fields that cannot be read in
 /// place, and for values behind optionals and existentials).
 ///
-/// Rules, per field: `Equatable` values use `==`; class references use `===`; `@State` and
-/// `@Environment` are equal (their values live in the node); bindings are equal when they
-/// project the same source; `@ObservedObject` compares its object by identity (not by its
-/// `==`); structs, tuples, optionals and collections compare recursively; closures and
-/// anything else are not known to be equal (the child is re-evaluated, which is always
-/// correct, only slower).
+/// Rules, per field: `Equatable` values use `==`; class references use `===`; `@State` is
+/// equal (its value lives in the node); `@Environment` is equal when it reads the same key or
+/// object type; bindings are equal when they project the same source; `@ObservedObject`
+/// compares its object by identity (not by its `==`); structs, tuples, optionals and
+/// collections compare recursively; closures and anything else are not known to be equal (the
+/// child is re-evaluated, which is always correct, only slower).
 @MainActor
 enum ViewEquality {
   /// How values of one view type are compared, decided once per type (see ``ViewTypeInfo``).
@@ -160,7 +160,8 @@ enum ViewEquality {
   }
 }
 
-/// A binding that can tell whether another value projects the same source.
+/// A view property equal to another value when both read the same source: a binding (the
+/// state or model property it projects) or an `@Environment` (the key or object type it reads).
 @MainActor
 protocol BindingComparable {
   func sameSource(as other: Any) -> Bool
