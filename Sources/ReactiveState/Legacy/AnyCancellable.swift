@@ -22,8 +22,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   private var runner: UInt = 0
   /// Where other callers of ``cancel()`` wait for the running action; made by the first one.
   private var completion: DispatchSemaphore?
-  /// How many callers wait on ``completion``.
-  private var waiters = 0
+  /// The threads that wait on ``completion`` (see ``CancellationWaits``).
+  private var waiters: [UInt] = []
 
   /// Creates a token that runs `cancel` once, on the first ``cancel()`` or on deinit.
   public init(_ cancel: @escaping () -> Void) {
@@ -43,7 +43,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   ///
   /// A call made while another thread runs the action waits until it has finished, so no call
   /// returns before the cancellation is complete. A call made by the action itself (on its
-  /// own thread) returns at once.
+  /// own thread) returns at once, and so does one whose wait would close a cycle of threads
+  /// each waiting for an action the next one runs (tokens whose actions cancel each other).
   public func cancel() {
     let thread = UInt(bitPattern: rs_current_thread())
     lock.lock()
@@ -53,10 +54,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
       lock.unlock()
       action()
       finishRun()
-    } else if runner != 0 && runner != thread {
+    } else if runner != 0 && runner != thread
+      && CancellationWaits.beginWait(thread, for: runner)
+    {
       let completion = completion ?? DispatchSemaphore(value: 0)
       self.completion = completion
-      waiters += 1
+      waiters.append(thread)
       lock.unlock()
       completion.wait()
     } else {
@@ -70,11 +73,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
       defer {
         runner = 0
         self.completion = nil
-        self.waiters = 0
+        self.waiters = []
       }
+      if !self.waiters.isEmpty { CancellationWaits.endWaits(of: self.waiters) }
       return (self.completion, self.waiters)
     }
-    for _ in 0..<waiters { completion?.signal() }
+    for _ in waiters { completion?.signal() }
   }
 
   /// Keeps this token in `set`; the subscription lives until the set drops it.

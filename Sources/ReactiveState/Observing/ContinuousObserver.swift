@@ -191,7 +191,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     var interest: MutationInterest = []
     if triggers.contains(.willSet) { interest.insert(.willSet) }
     if triggers.contains(.didSet) { interest.insert(.didSet) }
-    super.init(interest: interest)
+    // A main-actor observer can sit in two delivery queues at once: another thread's change
+    // queued its hop and is still delivering, and the main thread's change takes the run over
+    // (see `ContinuousObserver+MainThreadTakeover.swift`). Each delivery then gets its own
+    // queue entry, or the two queues would share (and cut) the observer's queue link.
+    super.init(interest: interest, mayHaveConcurrentDeliveries: self.runsOnMainActor)
   }
 
   deinit { derivedInputs.removeAll() }

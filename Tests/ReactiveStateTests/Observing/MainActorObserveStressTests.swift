@@ -1,0 +1,98 @@
+import Dispatch
+import Foundation
+import ReactiveState
+import Testing
+
+/// `observe { @MainActor in … }` under real contention: background writers (plain writes and
+/// transactions) race the main thread's writes and transactions, next to plain observers of
+/// the same properties. The main-actor body must run only on the main actor's queue, see the
+/// last values once the writers stop, and never stop any other observer.
+@Suite struct MainActorObserveStressTests {
+  /// What the main-actor body saw.
+  @MainActor final class Runs {
+    var last = (a: -1, b: -1, c: -1)
+    var count = 0
+    var offMain = 0
+  }
+
+  private static let mainKey = DispatchSpecificKey<Int>()
+
+  @MainActor @Test(arguments: 0..<3)
+  func backgroundAndMainThreadWritersRaceTheMainActorBody(round: Int) async {
+    DispatchQueue.main.setSpecific(key: Self.mainKey, value: 1)
+    let model = HandModel()
+    let runs = Runs()
+    let plainLast = LockedBox((a: -1, b: -1))
+    let token = actingAsMainThread {
+      observe { @MainActor in
+        runs.count += 1
+        if DispatchQueue.getSpecific(key: Self.mainKey) == nil { runs.offMain += 1 }
+        runs.last = (model.a, model.b, model.c)
+      }
+    }
+    let plain = observe {
+      let seen = (a: model.a, b: model.b)
+      plainLast.value = seen
+    }
+    let iterations = 20_000
+    let finished = DispatchSemaphore(value: 0)
+    for writer in 0..<2 {
+      Thread.detachNewThread {
+        for i in 1...iterations {
+          if i % 3 == 0 {
+            withTransaction {
+              model.a = i
+              model.b = i
+            }
+          } else if writer == 0 {
+            model.a = i
+          } else {
+            model.b = i
+          }
+        }
+        withTransaction {
+          model.a = iterations
+          model.b = iterations
+        }
+        finished.signal()
+      }
+    }
+    var done = 0
+    var step = 0
+    while done < 2 {
+      step += 1
+      actingAsMainThread {
+        if step % 2 == 0 {
+          withTransaction {
+            model.c = step
+            model.c = step + 1
+          }
+        } else {
+          model.c = step
+        }
+      }
+      await Task.yield()
+      if finished.wait(timeout: .now()) == .success { done += 1 }
+    }
+    let lastC = model.c
+    for _ in 0..<100_000 {
+      if runs.last == (iterations, iterations, lastC) { break }
+      await Task.yield()
+    }
+    #expect(runs.last == (iterations, iterations, lastC))
+    #expect(runs.offMain == 0)
+    #expect(plainLast.value == (iterations, iterations))
+    // Settled (a hop queued by a change the last run already read may still run once): no
+    // hop left runs the body again.
+    for _ in 0..<200 { await Task.yield() }
+    let settled = runs.count
+    for _ in 0..<200 { await Task.yield() }
+    #expect(runs.count == settled)
+    token.cancel()
+    onAnotherThread { model.a = -5 }
+    actingAsMainThread { model.b = -5 }
+    for _ in 0..<200 { await Task.yield() }
+    #expect(runs.count == settled)
+    withExtendedLifetime(plain) {}
+  }
+}
