@@ -28,6 +28,10 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// `didSet` (from a callback of this mutation's `willSet`): as many `didSet`s to pass
   /// over before the one this registration waits for.
   @exclusivity(unchecked) private var nestedWrites = 0
+  /// Armed inside a write of a property it read that announces itself only at its end (see
+  /// ``adoptWriteInFlight(_:)``): that write's late `willSet` came before this registration,
+  /// so it is passed over (graph lock).
+  @exclusivity(unchecked) private var skipsLateWillSet = false
   /// Set (under the lock, once) by the `receive` that finished the registration: a delivery
   /// drops the registration's +1 — whichever takes the flag first, as deliveries on several
   /// threads may be in flight at once (each holds the observer while it runs).
@@ -57,6 +61,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     // `willSet` came before this registration (see `OwnWriteDeferral`).
     if OwnWriteDeferral.defers(list, options: options, onChange: onChange) { return }
     let observer = EventObserver(options: options, onChange: onChange)
+    if options.contains(.didSet) { observer.adoptWriteInFlight(list) }
     let registration = Unmanaged.passRetained(observer)
     let (linked, missed) = OneShotInstallation.install(
       list, observer, mutationsEnd: observer.mutationsAreEvents
@@ -78,6 +83,32 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     if finish() { deliveryOwesRelease.store(true, ordering: .releasing) }
   }
 
+  /// Before linking: when this thread is inside a write of a property `list` read (between
+  /// its `willSet` and `didSet`), the registration takes that write as the mutation being
+  /// delivered, as the toolchain's registrar does with a registration installed during a
+  /// write: its `didSet` is delivered, its `willSet` (already past) is not.
+  private func adoptWriteInFlight(_ list: AccessList) {
+    let unannounced = OwnWriteDeferral.unannouncedWritesInFlight()
+    let me = TrackingScope.currentThreadIdentity
+    for entry in list.entries {
+      let source = entry.source
+      let (isDerived, announced) = source._withUnsafeGuaranteedRef {
+        (
+          $0.isDerived,
+          $0.version.load(ordering: .relaxed) & 1 == 1
+            && $0.mutatingThread.load(ordering: .relaxed) == me
+        )
+      }
+      guard !isDerived else { continue }
+      let isUnannounced = unannounced.contains(source.toOpaque())
+      guard announced || isUnannounced else { continue }
+      mutatingSlot = source.toOpaque()
+      mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
+      skipsLateWillSet = isUnannounced
+      return
+    }
+  }
+
   /// Under the lock: ends the registration; true when this call did it.
   private func finish() -> Bool {
     guard !isFinished else { return false }
@@ -85,6 +116,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     mutatingSlot = nil
     mutatingThread = nil
     nestedWrites = 0
+    skipsLateWillSet = false
     unlinkAllDependencies()
     return true
   }
@@ -96,7 +128,11 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .willSet:
       // With only `.deinit` requested, mutations are not events.
       guard mutatingSlot == nil, mutationsAreEvents else {
-        if writesMutatingSlot(source) { nestedWrites += 1 }
+        if skipsLateWillSet && writesMutatingSlot(source) {
+          skipsLateWillSet = false
+        } else if writesMutatingSlot(source) {
+          nestedWrites += 1
+        }
         return false
       }
       if !options.contains(.didSet) {

@@ -52,6 +52,18 @@ final class OwnWriteDeferral {
     thread.pointee.unannounced_write_slot = UnsafeMutableRawPointer(slot.toOpaque())
   }
 
+  /// The slots of the writes without a `willSet` walk in flight on this thread, outermost
+  /// first (empty outside any).
+  static func unannouncedWritesInFlight() -> [UnsafeMutableRawPointer] {
+    let thread = rs_current_thread()
+    guard let innermost = thread.pointee.unannounced_write_slot else { return [] }
+    let outer =
+      thread.pointee.deferred_one_shots.map {
+        Unmanaged<OwnWriteDeferral>.fromOpaque($0).takeUnretainedValue().outer
+      } ?? []
+    return outer + [innermost]
+  }
+
   /// Defers the installation of a one-shot over `list` when this thread is inside the
   /// mutation of a write of a property in it (see the type); returns whether it did.
   @inline(__always)

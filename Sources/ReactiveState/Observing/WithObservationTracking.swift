@@ -56,6 +56,7 @@ public func withObservationTracking<T, Failure: Error>(
 private func trackingAccesses<T>(_ apply: () -> T, install: (AccessList) -> Void) -> T {
   AccessList.withEmptyList { list in
     list.begin()
+    list.noteSuspendedScope()
     let result = apply()
     list.end()
     if let parent = TrackingScope.current { list.merge(into: parent) }

@@ -24,6 +24,11 @@ class TrackingScope {
   /// a nested observation): it stamped the sources it read with its own stamp, so a later
   /// read of such a source here looks like a first read although it may not be one.
   @exclusivity(unchecked) final var hadNestedScope = false
+  /// The scope that a `withoutObservationTracking` around this one suspended, when this one
+  /// began there with no scope current (set by one-shot tracking, see
+  /// ``noteSuspendedScope()``): a write made while this scope is active is that scope's own
+  /// too, as it would be without this scope in between.
+  @exclusivity(unchecked) final var suspendedScope: UnsafeMutableRawPointer?
 
   init() {}
 
@@ -73,6 +78,13 @@ class TrackingScope {
     rs_set_current_scope(Unmanaged.passUnretained(self).toOpaque())
   }
 
+  /// After ``begin()``: remembers the scope suspended by an enclosing
+  /// `withoutObservationTracking` when no scope was current (see ``suspendedScope``).
+  @inline(__always)
+  final func noteSuspendedScope() {
+    suspendedScope = parent == nil ? rs_current_thread().pointee.untracked_scope : nil
+  }
+
   /// Restores the scope that was current before ``begin()``.
   @inline(__always)
   final func end() {
@@ -93,8 +105,9 @@ class TrackingScope {
     while true {
       let scope = Unmanaged<TrackingScope>.fromOpaque(pointer).takeUnretainedValue()
       scope.noteOwnMutation(slot, version: version)
-      guard let parent = scope.parent else { return }
-      pointer = parent
+      // A scope begun inside `withoutObservationTracking` leads on to the suspended one.
+      guard let next = scope.parent ?? scope.suspendedScope else { return }
+      pointer = next
     }
   }
 

@@ -36,9 +36,10 @@ import Testing
             case (0, _): model.c = i
             case (1, 0): model.b = i
             case (1, _):
+              // Each property has one writer (the model's storage is not synchronised).
               withTransaction {
-                model.a = i
-                model.c = i + 1
+                model.b = i
+                model.b = i + 1
               }
             default: break
             }

@@ -38,22 +38,21 @@ import Testing
     let finished = DispatchSemaphore(value: 0)
     for writer in 0..<2 {
       Thread.detachNewThread {
+        // Each writer owns one property (the model's storage is not synchronised).
+        func write(_ value: Int) {
+          if writer == 0 { model.a = value } else { model.b = value }
+        }
         for i in 1...iterations {
           if i % 3 == 0 {
             withTransaction {
-              model.a = i
-              model.b = i
+              write(i - 1)
+              write(i)
             }
-          } else if writer == 0 {
-            model.a = i
           } else {
-            model.b = i
+            write(i)
           }
         }
-        withTransaction {
-          model.a = iterations
-          model.b = iterations
-        }
+        withTransaction { write(iterations) }
         finished.signal()
       }
     }
