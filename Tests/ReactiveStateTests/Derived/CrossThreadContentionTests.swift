@@ -9,12 +9,12 @@ import Testing
 @Suite struct CrossThreadContentionTests {
   @Test(arguments: 0..<2)
   func contentionWithoutACycleNeverReportsOne(round: Int) {
-    let model = HandModel()
-    let x = Computed("x") { model.a + model.b }
-    let y = Computed("y") { model.b * 2 }
+    let model = LockedTriple()  // its storage is locked: several threads read and write it
+    let x = Computed("x") { model[0] + model[1] }
+    let y = Computed("y") { model[1] * 2 }
     // Switches between two inputs that never read it.
     let z = Computed("z") { () throws -> Int in
-      model.c % 2 == 0 ? try x.get() + 1 : try y.get() + 1
+      model[2] % 2 == 0 ? try x.get() + 1 : try y.get() + 1
     }
     let w = Computed("w") { () throws -> Int in try x.get() + y.get() + z.get() }
     let v = Computed("v") { () throws -> Int in try w.get() + z.get() }
@@ -32,14 +32,14 @@ import Testing
         let reported = ObservationDiagnostics.capture {
           for i in 0..<iterations {
             switch (index, i % 3) {
-            case (0, 0): model.a = i
-            case (0, _): model.c = i
-            case (1, 0): model.b = i
+            case (0, 0): model[0] = i
+            case (0, _): model[2] = i
+            case (1, 0): model[1] = i
             case (1, _):
               // Each property has one writer (the model's storage is not synchronised).
               withTransaction {
-                model.b = i
-                model.b = i + 1
+                model[1] = i
+                model[1] = i + 1
               }
             default: break
             }

@@ -20,18 +20,18 @@ import Testing
   @MainActor @Test(arguments: 0..<3)
   func backgroundAndMainThreadWritersRaceTheMainActorBody(round: Int) async {
     DispatchQueue.main.setSpecific(key: Self.mainKey, value: 1)
-    let model = HandModel()
+    let model = LockedTriple()  // its storage is locked: several threads read and write it
     let runs = Runs()
     let plainLast = LockedBox((a: -1, b: -1))
     let token = actingAsMainThread {
       observe { @MainActor in
         runs.count += 1
         if DispatchQueue.getSpecific(key: Self.mainKey) == nil { runs.offMain += 1 }
-        runs.last = (model.a, model.b, model.c)
+        runs.last = (model[0], model[1], model[2])
       }
     }
     let plain = observe {
-      let seen = (a: model.a, b: model.b)
+      let seen = (a: model[0], b: model[1])
       plainLast.value = seen
     }
     let iterations = 20_000
@@ -40,7 +40,7 @@ import Testing
       Thread.detachNewThread {
         // Each writer owns one property (the model's storage is not synchronised).
         func write(_ value: Int) {
-          if writer == 0 { model.a = value } else { model.b = value }
+          if writer == 0 { model[0] = value } else { model[1] = value }
         }
         for i in 1...iterations {
           if i % 3 == 0 {
@@ -63,17 +63,17 @@ import Testing
       actingAsMainThread {
         if step % 2 == 0 {
           withTransaction {
-            model.c = step
-            model.c = step + 1
+            model[2] = step
+            model[2] = step + 1
           }
         } else {
-          model.c = step
+          model[2] = step
         }
       }
       await Task.yield()
       if finished.wait(timeout: .now()) == .success { done += 1 }
     }
-    let lastC = model.c
+    let lastC = model[2]
     for _ in 0..<100_000 {
       if runs.last == (iterations, iterations, lastC) { break }
       await Task.yield()
@@ -88,8 +88,8 @@ import Testing
     for _ in 0..<200 { await Task.yield() }
     #expect(runs.count == settled)
     token.cancel()
-    onAnotherThread { model.a = -5 }
-    actingAsMainThread { model.b = -5 }
+    onAnotherThread { model[0] = -5 }
+    actingAsMainThread { model[1] = -5 }
     for _ in 0..<200 { await Task.yield() }
     #expect(runs.count == settled)
     withExtendedLifetime(plain) {}

@@ -7,7 +7,8 @@
 /// A type's stored properties, their offsets and their declared types are the same for every
 /// value, so the plan is too. As in SwiftUI, a dynamic property is found by its declared type:
 /// one held in an existential (`Any`) field is not installed. Structs and classes are
-/// searched; other kinds of types (enums) have no dynamic properties.
+/// searched; other kinds of types (enums) have no dynamic properties. A field holding an
+/// ``App`` is searched for its `@StateObject`s only (see ``AppPropertyRoot``).
 @MainActor
 struct DynamicPropertyPlan {
   /// One dynamic property: where it is stored, and what to do with it.
@@ -60,12 +61,15 @@ struct DynamicPropertyPlan {
       fields.append((String(cString: name), offset, fieldType))
       return true
     }
+    // An app (held by an ``AppPropertyRoot``) owns only its `@StateObject`s this way.
+    let isApp = type is any App.Type
     var entries: [Entry] = []
     for field in fields {
       if let installable = field.type as? any InstallableProperty.Type {
+        if isApp, !(installable is any AppOwnedProperty.Type) { continue }
         let label = String(field.name.drop { $0 == "_" })
         entries.append(Entry(offset: field.offset, kind: .installable(installable, label: label)))
-      } else if field.type is any DynamicProperty.Type {
+      } else if field.type is any DynamicProperty.Type || field.type is any App.Type {
         let nested = of(field.type)
         if !nested.isEmpty { entries.append(Entry(offset: field.offset, kind: .nested(nested))) }
       }

@@ -19,10 +19,23 @@ public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
   /// it yet: as in SwiftUI, each such read creates a new object that nobody keeps — the
   /// identity creates its own when the view is mounted — and the read is reported as an
   /// ``ObservationDiagnostic`` naming the type.
+  ///
+  /// Once the identity ended, the object lives only as long as something else keeps it (a
+  /// view value its parent stores does not, as in SwiftUI); a read after it was released
+  /// creates a throwaway object the same way and reports ``readAfterEndMessage``.
   public var wrappedValue: ObjectType {
     if let object = handle.object { return object }
-    ObservationDiagnostics.report(Self.readBeforeMountingMessage)
+    ObservationDiagnostics.report(
+      handle.wasLinked ? Self.readAfterEndMessage : Self.readBeforeMountingMessage)
     return thunk()
+  }
+
+  /// What a read after the identity ended and its object was released reports.
+  static var readAfterEndMessage: String {
+    "StateObject<\(ObjectType.self)> was read after its view's identity ended and its object "
+      + "was released: a new \(ObjectType.self) was created for that read and discarded. To "
+      + "fix: end the work holding the view in onDisappear, or use .task, which is cancelled "
+      + "with the view"
   }
 
   /// What a read before mounting reports.
@@ -54,20 +67,38 @@ extension StateObject: InstallableProperty, NodeOwnedProperty {
       holder = existing
     } else {
       holder = StateObjectHolder(
-        object: thunk(),
+        object: thunk(), node: node,
         subscription: LegacySubscription(node: node, typeName: "\(ObjectType.self)"))
       node.slots[slot] = holder
     }
     holder.subscription.subscribe(to: holder.object)
-    handle.object = holder.object
+    handle.link(holder.object)
+    holder.latestHandle = handle
     return nil
   }
 }
 
-/// Links a ``StateObject`` view value to its identity's object.
+/// Links a ``StateObject`` view value to its identity's object: strongly while the identity
+/// lives, weakly once it ended (see ``StateObjectHolder/kill()``).
 @MainActor
-final class StateObjectHandle<ObjectType>: PropertyLink {
-  var object: ObjectType?
+final class StateObjectHandle<ObjectType: AnyObject>: PropertyLink {
+  private var strongObject: ObjectType?
+  private weak var weakObject: ObjectType?
+  /// Whether an identity ever linked this handle.
+  private(set) var wasLinked = false
+
+  /// The identity's object, while it is alive.
+  var object: ObjectType? { strongObject ?? weakObject }
+
+  /// Links the handle to `object`, keeping it alive.
+  func link(_ object: ObjectType) {
+    strongObject = object
+    weakObject = object
+    wasLinked = true
+  }
+
+  /// The identity ended: the handle no longer keeps the object alive.
+  func release() { strongObject = nil }
 }
 
 /// The identity's object and its subscription.
@@ -75,11 +106,33 @@ final class StateObjectHandle<ObjectType>: PropertyLink {
 final class StateObjectHolder<ObjectType: ObservableObject>: KillableCell {
   let object: ObjectType
   let subscription: LegacySubscription
+  /// The handle of the view value installed last: the one the node and its parent hold
+  /// (a view value the parent stores is installed with every evaluation).
+  var latestHandle: StateObjectHandle<ObjectType>?
+  /// The identity's node, to release the object after its end-of-life effects.
+  private let reference: WeakNodeReference
 
-  init(object: ObjectType, subscription: LegacySubscription) {
+  init(object: ObjectType, node: ViewNode, subscription: LegacySubscription) {
     self.object = object
+    reference = node.reference
     self.subscription = subscription
   }
 
-  func kill() { subscription.kill() }
+  /// Ends the subscription and stops the last view value from keeping the object alive (a
+  /// parent that stores the view value must not keep an ended identity's object, as in
+  /// SwiftUI), after the end-of-life actions of this removal (`onDisappear`, `onDismiss`)
+  /// ran. The identity's `.task`s still running keep the object until they finish, as the
+  /// view value they captured does in SwiftUI.
+  func kill() {
+    subscription.kill()
+    guard let handle = latestHandle, let node = reference.node else { return }
+    latestHandle = nil
+    let object = object
+    node.host.enqueueEffect(.task) {
+      node.host.forEachNode(under: node) { descendant in
+        (descendant.slots[-2] as? NodeLifecycle)?.taskOwner?.keptAlive.append(object)
+      }
+      handle.release()
+    }
+  }
 }

@@ -21,6 +21,9 @@ final class NodeLifecycle {
 final class TaskOwner {
   /// The removal that ended the identity; 0 while it lives.
   var endedInRemoval = 0
+  /// Objects of ended identities its tasks may still read (a `@StateObject`'s), kept alive by
+  /// the running tasks, which hold their owner, until they finish.
+  var keptAlive: [AnyObject] = []
 
   /// The owner of the running task, if a `.task` started it (inherited by tasks it creates).
   @TaskLocal static var current: TaskOwner?

@@ -24,13 +24,17 @@ extension ViewHost {
   /// now — `onDisappear` actions, then task cancellations — and the host stops updating.
   /// Effects still pending from an earlier pass (in `.manual` mode, before its `flush()`) run
   /// first, so a view's `onAppear` always precedes its `onDisappear`. Changes not yet
-  /// flushed are dropped. Writes through captured bindings are ignored afterwards. Idempotent.
+  /// flushed are dropped. Writes through captured bindings are ignored afterwards. The ended
+  /// identities' storage is released (a `@StateObject`'s object is freed unless something else
+  /// keeps it), though the host itself may still be referenced. Idempotent.
   public func close() {
     guard !isClosed else { return }
     runEffects()
     remove(root)
     runEffects()
     isClosed = true
+    // The host keeps its (ended) tree for inspection; the storage the identities owned goes.
+    forEachNode(under: root) { $0.slots.removeAll() }
   }
 
   func startTask(priority: TaskPriority, _ action: @escaping @MainActor () async -> Void) -> Int {

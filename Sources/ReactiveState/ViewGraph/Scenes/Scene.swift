@@ -9,8 +9,10 @@ public protocol Scene {}
 /// The app value is created once per ``AppHost`` and its ``body`` is read when a window opens,
 /// so a model stored in the app (`let session = Session()`, or `@State var session = Session()`
 /// holding a reference) is shared by every window; a model created by a window's root view
-/// with `@State` is per window. Writes to a value-type `@State` of the app itself are not
-/// supported (they are dropped): keep app-wide mutable state in a model object.
+/// with `@State` is per window. An `ObservableObject` the app owns with `@StateObject` is
+/// created once, when the ``AppHost`` is created, and shared by every window. Writes to a
+/// value-type `@State` of the app itself are not supported (they are dropped): keep app-wide
+/// mutable state in a model object.
 @MainActor
 public protocol App {
   /// The type of the app's scenes.

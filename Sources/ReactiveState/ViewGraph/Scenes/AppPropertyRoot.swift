@@ -1,0 +1,18 @@
+/// The hidden view an ``AppHost`` mounts to give its app's `@StateObject` properties an
+/// identity: as in SwiftUI, an object the app owns is created once, when the app is hosted,
+/// and every window that reads it sees the same instance.
+///
+/// Only ``StateObject`` properties of the app are linked (see ``AppOwnedProperty``); its
+/// other dynamic properties behave as before (a `@State` of the app is not installed).
+struct AppPropertyRoot<A: App>: View {
+  /// The hosted app, whose `@StateObject` properties the host links to this view's node.
+  let app: A
+
+  var body: EmptyView { EmptyView() }
+}
+
+/// A dynamic property an ``App`` may own through ``AppHost``: linked to the app's hidden
+/// root view (``AppPropertyRoot``) when the app is hosted.
+protocol AppOwnedProperty {}
+
+extension StateObject: AppOwnedProperty {}
