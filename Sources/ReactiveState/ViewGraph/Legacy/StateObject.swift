@@ -22,7 +22,7 @@ public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
   ///
   /// Once the identity ended, the object lives only as long as something else keeps it (a
   /// view value its parent stores does not, as in SwiftUI); a read after it was released
-  /// creates a throwaway object the same way and reports ``readAfterEndMessage``.
+  /// creates a throwaway object the same way and reports that it was read after its end.
   public var wrappedValue: ObjectType {
     if let object = handle.object { return object }
     ObservationDiagnostics.report(
