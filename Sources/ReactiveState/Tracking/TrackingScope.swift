@@ -97,10 +97,19 @@ class TrackingScope {
   }
 
   /// Walks the current thread's scope chain after a mutation of `slot` on this thread.
+  @inline(__always)
   static func noteMutationOnCurrentThread(_ slot: SourceNode) {
     let thread = rs_current_thread()
     // Inside `withoutObservationTracking`, the suspended scope still owns the write.
-    guard var pointer = thread.pointee.scope ?? thread.pointee.untracked_scope else { return }
+    guard let innermost = thread.pointee.scope ?? thread.pointee.untracked_scope else { return }
+    noteMutation(of: slot, from: innermost)
+  }
+
+  /// ``noteMutationOnCurrentThread(_:)`` with a scope active or suspended (out of line: most
+  /// writes happen outside any).
+  @inline(never)
+  private static func noteMutation(of slot: SourceNode, from innermost: UnsafeMutableRawPointer) {
+    var pointer = innermost
     let version = slot.version.load(ordering: .acquiring)
     while true {
       let scope = Unmanaged<TrackingScope>.fromOpaque(pointer).takeUnretainedValue()
