@@ -88,19 +88,10 @@ final class EnvironmentHandle: PropertyLink {
 // read is the view value's own input. A parent that passes another key path must re-evaluate
 // the child, which would otherwise keep showing the value of the old key.
 extension Environment: BindingComparable {
-  func sameSource(as other: Any) -> Bool {
-    guard let other = other as? Environment<Value> else { return false }
-    return Self.sameSource(source, other.source)
-  }
-
-  static func sameSource(at lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
-    sameSource(
-      lhs.assumingMemoryBound(to: Self.self).pointee.source,
-      rhs.assumingMemoryBound(to: Self.self).pointee.source)
-  }
+  var sourceIdentity: Source { source }
 
   /// Both read the same key path, or the same object type (optionally or not).
-  private static func sameSource(_ lhs: Source, _ rhs: Source) -> Bool {
+  static func isSameSource(_ lhs: Source, _ rhs: Source) -> Bool {
     switch (lhs, rhs) {
     case (.key(let left), .key(let right)):
       return left == right

@@ -164,26 +164,35 @@ enum ViewEquality {
 /// state or model property it projects) or an `@Environment` (the key or object type it reads).
 @MainActor
 protocol BindingComparable {
-  func sameSource(as other: Any) -> Bool
-  /// ``sameSource(as:)`` of two bindings of this type stored at `lhs` and `rhs`.
-  static func sameSource(at lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool
+  /// What names the source.
+  associatedtype SourceIdentity
+  /// The source of this value (a stored field: reading it copies no closure of the value).
+  var sourceIdentity: SourceIdentity { get }
+  /// Whether two values with these sources read the same one.
+  static func isSameSource(_ lhs: SourceIdentity, _ rhs: SourceIdentity) -> Bool
+}
+
+extension BindingComparable {
+  /// Whether `other`, a value of this type, reads the same source.
+  func sameSource(as other: Any) -> Bool {
+    guard let other = other as? Self else { return false }
+    return Self.isSameSource(sourceIdentity, other.sourceIdentity)
+  }
+
+  /// ``sameSource(as:)`` of two values of this type stored at `lhs` and `rhs` (only their
+  /// sources are loaded: copying the values would retain their closures).
+  static func sameSource(at lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
+    isSameSource(
+      lhs.assumingMemoryBound(to: Self.self).pointee.sourceIdentity,
+      rhs.assumingMemoryBound(to: Self.self).pointee.sourceIdentity)
+  }
 }
 
 extension Binding: BindingComparable {
-  func sameSource(as other: Any) -> Bool {
-    guard let other = other as? Binding<Value> else { return false }
-    return Self.sameSource(identity, other.identity)
-  }
-
-  static func sameSource(at lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
-    // Only the identities are loaded: copying the bindings would retain their closures.
-    sameSource(
-      lhs.assumingMemoryBound(to: Self.self).pointee.identity,
-      rhs.assumingMemoryBound(to: Self.self).pointee.identity)
-  }
+  var sourceIdentity: BindingIdentity? { identity }
 
   /// Both sources are known, and they are the same one.
-  private static func sameSource(_ lhs: BindingIdentity?, _ rhs: BindingIdentity?) -> Bool {
+  static func isSameSource(_ lhs: BindingIdentity?, _ rhs: BindingIdentity?) -> Bool {
     guard let lhs, let rhs else { return false }
     return lhs == rhs
   }
