@@ -17,10 +17,9 @@ struct FieldComparer {
     case equatable((UnsafeRawPointer, UnsafeRawPointer) -> Bool)
     /// `===` of a class that is not `Equatable`: the two stored references.
     case object
-    /// A binding or an `@Environment`: equal when both read the same source.
+    /// A binding, an `@Environment` or an `@ObservedObject`: equal when both read the same
+    /// source.
     case binding(any BindingComparable.Type)
-    /// A property compared by the identity of the object it holds (``ObjectIdentityProperty``).
-    case heldObject(any ObjectIdentityProperty.Type)
     /// A struct that is none of the above, whose own fields compare in place by these rules.
     case nested([FieldComparer])
     /// The general rules (optionals of non-`Equatable` types, structs, existentials, …) on the
@@ -67,7 +66,6 @@ struct FieldComparer {
   private static func kind(of type: Any.Type, _ metadataKind: _MetadataKind) -> Kind {
     if type is any NodeOwnedProperty.Type { return .nodeOwned }
     if let binding = type as? any BindingComparable.Type { return .binding(binding) }
-    if let holder = type as? any ObjectIdentityProperty.Type { return .heldObject(holder) }
     if let equatable = type as? any Equatable.Type { return .equatable(comparer(for: equatable)) }
     if type is AnyClass { return .object }
     // A struct nested in a struct compares field by field as `Mirror` would, in place.
@@ -121,7 +119,6 @@ struct FieldComparer {
       case .equatable(let isEqual): equal = isEqual(l, r)
       case .object: equal = l.load(as: UInt.self) == r.load(as: UInt.self)
       case .binding(let type): equal = type.sameSource(at: l, r)
-      case .heldObject(let type): equal = type.holdSameObject(at: l, r)
       case .nested(let fields):
         // The general rules give up twelve levels deep.
         equal =

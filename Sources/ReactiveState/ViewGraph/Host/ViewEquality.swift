@@ -113,7 +113,6 @@ enum ViewEquality {
     guard depth < 12, type(of: lhs) == type(of: rhs) else { return false }
     if lhs is any NodeOwnedProperty { return true }
     if let lhs = lhs as? any BindingComparable { return lhs.sameSource(as: rhs) }
-    if let lhs = lhs as? any ObjectIdentityProperty { return lhs.holdsSameObject(as: rhs) }
     if let known = ValueEquality.knownEqual(lhs, rhs) { return known }
     let left = Mirror(reflecting: lhs)
     let right = Mirror(reflecting: rhs)
@@ -161,7 +160,8 @@ enum ViewEquality {
 }
 
 /// A view property equal to another value when both read the same source: a binding (the
-/// state or model property it projects) or an `@Environment` (the key or object type it reads).
+/// state or model property it projects), an `@Environment` (the key or object type it reads)
+/// or an `@ObservedObject` (the object it observes, by identity, whatever its `==` says).
 @MainActor
 protocol BindingComparable {
   /// What names the source.

@@ -50,7 +50,11 @@ extension ObservedObject: InstallableProperty {
   }
 }
 
-extension ObservedObject: ObjectIdentityProperty {
+extension ObservedObject: BindingComparable {
   /// The observed object: view values compare by its identity, not by its `==`.
-  var heldObject: AnyObject { wrappedValue }
+  var sourceIdentity: ObjectIdentifier { ObjectIdentifier(wrappedValue) }
+
+  static func isSameSource(_ lhs: ObjectIdentifier, _ rhs: ObjectIdentifier) -> Bool {
+    lhs == rhs
+  }
 }
