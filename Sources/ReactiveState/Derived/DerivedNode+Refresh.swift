@@ -103,7 +103,7 @@ extension DerivedNode {
 
   /// Takes the compute lock, unless this thread is refreshing this node (checking its inputs
   /// or computing it), or waiting for it would close a cycle of threads each computing a value
-  /// the next one waits for (see ``DerivedWaits``): then the read is a cycle, which is reported
+  /// the next one waits for (see ``waits``): then the read is a cycle, which is reported
   /// (returns false, nothing held).
   @inline(__always)
   private func lockUnlessCycle() -> Bool {
@@ -116,12 +116,20 @@ extension DerivedNode {
     return lockUnlessCycleAcrossThreads()
   }
 
+  /// The threads blocked on a compute lock and the values they wait for (each alive while its
+  /// reader waits), each held by the thread refreshing it: two values that read each other,
+  /// computed at once on two threads, would otherwise each wait for the other's lock forever,
+  /// a cycle one thread alone detects by finding itself refreshing the value it reads.
+  private static let waits = WaitForGraph<Unmanaged<DerivedNode>> {
+    $0._withUnsafeGuaranteedRef { $0.refreshingThread.load(ordering: .relaxed) }
+  }
+
   /// The contended half of ``lockUnlessCycle()``.
   @inline(never)
   private func lockUnlessCycleAcrossThreads() -> Bool {
     let thread = Self.currentThread
     var sightings = 0
-    while !DerivedWaits.beginWait(for: self, thread: thread) {
+    while !Self.waits.beginWait(thread, for: .passUnretained(self)) {
       // A deadlock stays one; a chain read while a holder was handing over does not.
       if computeLock.tryLock() { return true }
       sightings += 1
@@ -132,7 +140,7 @@ extension DerivedNode {
       rs_thread_yield()
     }
     computeLock.lock()
-    DerivedWaits.endWait(thread: thread)
+    Self.waits.endWaits(of: [thread])
     return true
   }
 

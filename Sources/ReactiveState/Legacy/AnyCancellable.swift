@@ -22,8 +22,14 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   private var runner: UInt = 0
   /// Where other callers of ``cancel()`` wait for the running action; made by the first one.
   private var completion: DispatchSemaphore?
-  /// The threads that wait on ``completion`` (see ``CancellationWaits``).
+  /// The threads that wait on ``completion`` (see ``waits``).
   private var waiters: [UInt] = []
+
+  /// Callers of ``cancel()`` waiting for another thread's run of an action, each waiting for
+  /// the thread running it: two tokens whose actions cancel each other (a pair torn down
+  /// together), cancelled at once on two threads, would otherwise wait for each other forever;
+  /// a call whose wait would close such a cycle returns at once, as one from inside the action.
+  private static let waits = WaitForGraph<UInt> { $0 }
 
   /// Creates a token that runs `cancel` once, on the first ``cancel()`` or on deinit.
   public init(_ cancel: @escaping () -> Void) {
@@ -55,7 +61,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
       action()
       finishRun()
     } else if runner != 0 && runner != thread
-      && CancellationWaits.beginWait(thread, for: runner)
+      && Self.waits.beginWait(thread, for: runner)
     {
       let completion = completion ?? DispatchSemaphore(value: 0)
       self.completion = completion
@@ -75,7 +81,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         self.completion = nil
         self.waiters = []
       }
-      if !self.waiters.isEmpty { CancellationWaits.endWaits(of: self.waiters) }
+      if !self.waiters.isEmpty { Self.waits.endWaits(of: self.waiters) }
       return (self.completion, self.waiters)
     }
     for _ in waiters { completion?.signal() }
