@@ -68,8 +68,8 @@ final class OwnWriteDeferral {
   /// mutation of a write of a property in it (see the type); returns whether it did.
   @inline(__always)
   static func defers(_ list: AccessList, onChange: @escaping @Sendable () -> Void) -> Bool {
-    guard let innermost = rs_current_thread().pointee.unannounced_write_slot else { return false }
-    return defers(list, innermost: innermost) { OneShotObserver.install($0, onChange: onChange) }
+    guard rs_current_thread().pointee.unannounced_write_slot != nil else { return false }
+    return defers(list) { OneShotObserver.install($0, onChange: onChange) }
   }
 
   /// ``defers(_:onChange:)`` for an options-form registration that waits for `willSet` only
@@ -80,25 +80,17 @@ final class OwnWriteDeferral {
     onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
   ) -> Bool {
     guard options.contains(.willSet), !options.contains(.didSet),
-      let innermost = rs_current_thread().pointee.unannounced_write_slot
+      rs_current_thread().pointee.unannounced_write_slot != nil
     else { return false }
-    return defers(list, innermost: innermost) {
+    return defers(list) {
       EventObserver.install($0, options: options, onChange: onChange)
     }
   }
 
   /// Defers `install` of `list` when the list reads a property whose write is in flight.
   @inline(never)
-  private static func defers(
-    _ list: AccessList, innermost: UnsafeMutableRawPointer,
-    install: @escaping (AccessList) -> Void
-  ) -> Bool {
-    let thread = rs_current_thread()
-    let outer =
-      thread.pointee.deferred_one_shots.map {
-        Unmanaged<OwnWriteDeferral>.fromOpaque($0).takeUnretainedValue().outer
-      } ?? []
-    let inFlight = outer + [innermost]
+  private static func defers(_ list: AccessList, install: @escaping (AccessList) -> Void) -> Bool {
+    let inFlight = unannouncedWritesInFlight()
     guard
       let write = inFlight.firstIndex(where: { slot in
         list.entries.contains { $0.source.toOpaque() == slot }
@@ -112,7 +104,7 @@ final class OwnWriteDeferral {
       let writes = inFlight.reduce(0) { $1 == source ? $0 + 1 : $0 }
       reads.entries[index].version &+= 2 &* UInt64(writes)
     }
-    current(thread).pending.append((reads, install, write))
+    current(rs_current_thread()).pending.append((reads, install, write))
     return true
   }
 
