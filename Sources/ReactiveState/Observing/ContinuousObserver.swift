@@ -98,6 +98,13 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   var hasEventBody: Bool { eventBody != nil }
 
+  /// Whether the runs so far ended idle having read nothing (no link, no parking place, no
+  /// derived input): then no change can ever reach the observer again. Asked by the thread that
+  /// started it, before anyone else can reach it.
+  var readNothing: Bool {
+    phase == .idle && firstDependency == nil && derivedInputs.count == 0
+  }
+
   // Guarded by the graph lock.
   @exclusivity(unchecked) var pendingKind = ObservationTracking.Event.Kind.initial
   /// The key path of the latest change: kept for event bodies and for the diagnostic of a

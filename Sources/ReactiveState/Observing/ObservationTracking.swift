@@ -66,6 +66,12 @@ protocol EventCanceller: AnyObject, Sendable {
   func cancelObservation()
 }
 
+/// The canceller of an observation that registered nothing (see ``ObservationToken``).
+final class NothingToCancel: EventCanceller {
+  static let shared = NothingToCancel()
+  func cancelObservation() {}
+}
+
 /// Keeps an observation alive. Deallocating the token, or calling ``cancel()``, ends it:
 /// no callback starts after `cancel()` returns (one already running on another thread may
 /// finish), and every registration is removed.

@@ -17,6 +17,9 @@
 ///   observers that keep changing each other through their schedulers stop the same way: a
 ///   change that ends a chain of 100 scheduled runs, each caused by the one before, is dropped
 ///   with a diagnostic (a later change from outside the chain runs them again).
+/// - A first run that read nothing observable ends the observation at once (no change could
+///   ever run it again): the body and what it captured are released, and the token has nothing
+///   to cancel.
 /// - Cost: an observer whose run read exactly one stored property (and found no other
 ///   observer already linked to it) waits in that property's slot; a write then runs it with
 ///   no lock and no atomic operation beyond the write's own version move. Reading more than
@@ -28,8 +31,7 @@ public func observe(
 ) -> ObservationToken {
   let observer = ContinuousObserver(
     triggers: .didSet, scheduler: scheduler, label: "observe { … }", body: .plain(apply))
-  observer.start()
-  return ObservationToken(observer)
+  return startObservation(observer)
 }
 
 /// ``observe(scheduler:_:)`` for main-actor code: `apply` is isolated to the main actor, so it
@@ -55,8 +57,7 @@ public func observe(_ apply: @escaping @MainActor @Sendable () -> Void) -> Obser
   let observer = ContinuousObserver(
     triggers: .didSet, scheduler: MainActorScheduler(), label: "observe { @MainActor in … }",
     runsOnMainActor: true, body: .plain(body))
-  observer.start()
-  return ObservationToken(observer)
+  return startObservation(observer)
 }
 
 /// SE-0506's continuous observation: calls `apply` now with an `.initial` event (tracking
@@ -73,8 +74,7 @@ public func withContinuousObservation(
   let observer = ContinuousObserver(
     triggers: options, scheduler: scheduler, label: "withContinuousObservation",
     body: .events(apply))
-  observer.start()
-  return ObservationToken(observer)
+  return startObservation(observer)
 }
 
 /// ``withContinuousObservation(options:scheduler:apply:)`` for main-actor code: `apply` is
@@ -94,6 +94,14 @@ public func withContinuousObservation(
     triggers: options, scheduler: MainActorScheduler(),
     label: "withContinuousObservation { @MainActor in … }", runsOnMainActor: true,
     body: .events(body))
+  return startObservation(observer)
+}
+
+/// Runs `observer` for the first time and returns the token that ends it. An observer whose
+/// first run read nothing can never run again: it is let go at once (its body and what the body
+/// captured with it), and the token has nothing to cancel.
+private func startObservation(_ observer: ContinuousObserver) -> ObservationToken {
   observer.start()
-  return ObservationToken(observer)
+  return observer.readNothing
+    ? ObservationToken(NothingToCancel.shared) : ObservationToken(observer)
 }

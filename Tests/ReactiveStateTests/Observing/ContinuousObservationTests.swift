@@ -57,6 +57,40 @@ import Testing
     _ = dropped
   }
 
+  /// A body that read nothing can never run again, so nothing keeps it: what it captured is
+  /// released while its token is still held (a body that read something is kept).
+  @Test func anObserverThatReadNothingLetsGoOfItsBodyAtOnce() {
+    final class Capture: Sendable {}
+    let model = HandModel()
+    let runs = Box(0)
+    weak var unreadCapture: Capture?
+    weak var readCapture: Capture?
+    var tokens: [ObservationToken] = []
+    do {
+      let capture = Capture()
+      unreadCapture = capture
+      tokens.append(
+        observe {
+          runs.value += 1
+          withExtendedLifetime(capture) {}
+        })
+      let kept = Capture()
+      readCapture = kept
+      tokens.append(
+        observe {
+          _ = model.a
+          withExtendedLifetime(kept) {}
+        })
+    }
+    #expect(runs.value == 1)
+    #expect(unreadCapture == nil, "the body that read nothing is gone with its captures")
+    #expect(readCapture != nil, "the body that read model.a waits for its change")
+    model.a = 1
+    tokens.removeAll()
+    #expect(readCapture == nil)
+    #expect(runs.value == 1)
+  }
+
   /// Tokens are equal only to themselves, so a set keeps each once (`store(in:)`, as with
   /// Combine's cancellables); emptying the set ends the observations.
   @Test func tokensStoredInASetLiveAsLongAsTheSet() {

@@ -154,6 +154,8 @@ import Testing
       case .observe(let id, let program):
         observers[id] = Observer(program: program)
         run(id, log: &log)
+        // A first run that read nothing can never run again: its body is let go at once.
+        observers[id]!.isKept = !observers[id]!.keys.isEmpty || !observers[id]!.derivedSeen.isEmpty
       case .assign(let target, let value): write([(target, value, 0)], log: &log)
       case .addInPlace(let target, let delta): write([(target, nil, delta)], log: &log)
       case .transaction(let writes): write(writes.map { ($0.0, $0.1, 0) }, log: &log)
