@@ -98,6 +98,11 @@ extension ContinuousObserver {
     // no lock.
     if phase == .cancelled { return }
     GraphLock.lock()
+    cancelObservationHoldingLock()
+  }
+
+  /// ``cancelObservation()`` with the graph lock held; releases it.
+  func cancelObservationHoldingLock() {
     // An exchange: the running thread may be ending its run without the lock.
     let previous = state.exchange(Phase.cancelled.rawValue, ordering: .acquiringAndReleasing)
     let wasPhase = Phase(rawValue: previous & ~Self.dirtyBit).unsafelyUnwrapped

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Namespace of the event-based observation API (SE-0506's shape, available on Swift 6.3).
 public struct ObservationTracking: Sendable {
   /// Which events an observer wants: `.willSet` (before the store), `.didSet` (after it),
@@ -66,27 +68,45 @@ protocol EventCanceller: AnyObject, Sendable {
   func cancelObservation()
 }
 
-/// The canceller of an observation that registered nothing (see ``ObservationToken``).
-final class NothingToCancel: EventCanceller {
-  static let shared = NothingToCancel()
-  func cancelObservation() {}
-}
-
 /// Keeps an observation alive. Deallocating the token, or calling ``cancel()``, ends it:
 /// no callback starts after `cancel()` returns (one already running on another thread may
 /// finish), and every registration is removed.
 ///
+/// Cancelling also lets go of the observation: its body, and what the body captured, are
+/// released as soon as no run of it is left (at once, unless one is running on another
+/// thread), so a reference cycle through the body (an object that keeps the token of an
+/// observation capturing that object) ends with `cancel()`.
+///
 /// Deliberate difference from SE-0506: the token is a class (SE-0506's is `~Copyable`), so
 /// tokens can be kept in arrays and sets.
 public final class ObservationToken: Sendable, Hashable {
-  private let canceller: any EventCanceller
+  /// The observer this token ends (its address, owning one retain), 0 once cancelled or when
+  /// the observation registered nothing. Taken under the graph lock, in the same hold as the
+  /// cancellation: a second `cancel()` returns only after the first one's took effect.
+  private let observerAddress: Atomic<UInt>
 
-  init(_ canceller: any EventCanceller) { self.canceller = canceller }
+  /// A token for `observer`; nil for an observation that registered nothing.
+  init(_ observer: ContinuousObserver?) {
+    observerAddress = Atomic(
+      observer.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
+  }
 
-  /// Ends the observation. Idempotent.
-  public func cancel() { canceller.cancelObservation() }
+  /// Ends the observation and lets go of it. Idempotent.
+  public func cancel() {
+    if observerAddress.load(ordering: .acquiring) == 0 { return }
+    GraphLock.lock()
+    let address = observerAddress.exchange(0, ordering: .acquiringAndReleasing)
+    guard let raw = UnsafeMutableRawPointer(bitPattern: address) else {
+      GraphLock.unlock()
+      return
+    }
+    let observer = Unmanaged<ContinuousObserver>.fromOpaque(raw).takeRetainedValue()
+    observer.cancelObservationHoldingLock()
+    // The last reference may go here, after the lock: the body's captures may take it.
+    withExtendedLifetime(observer) {}
+  }
 
-  deinit { canceller.cancelObservation() }
+  deinit { cancel() }
 
   /// Tokens are equal only to themselves.
   public static func == (lhs: ObservationToken, rhs: ObservationToken) -> Bool { lhs === rhs }

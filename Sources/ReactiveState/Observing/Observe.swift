@@ -102,6 +102,5 @@ public func withContinuousObservation(
 /// captured with it), and the token has nothing to cancel.
 private func startObservation(_ observer: ContinuousObserver) -> ObservationToken {
   observer.start()
-  return observer.readNothing
-    ? ObservationToken(NothingToCancel.shared) : ObservationToken(observer)
+  return ObservationToken(observer.readNothing ? nil : observer)
 }

@@ -91,6 +91,67 @@ import Testing
     #expect(runs.value == 1)
   }
 
+  /// `cancel()` lets go of the observation: a cycle through the body (an object keeping the
+  /// token of an observer that captures it) ends there, while the token is still held.
+  @Test func cancellingEndsACycleThroughTheBody() {
+    final class Owner: @unchecked Sendable {
+      let model = HandModel()
+      var token: ObservationToken?
+    }
+    let runs = Box(0)
+    weak var weakOwner: Owner?
+    do {
+      let owner = Owner()
+      weakOwner = owner
+      owner.token = observe {
+        runs.value += 1
+        _ = owner.model.a
+      }
+    }
+    #expect(weakOwner != nil, "the owner keeps the token, whose body keeps the owner")
+    weakOwner?.model.a = 1
+    #expect(runs.value == 2)
+    weakOwner?.token?.cancel()
+    #expect(weakOwner == nil, "cancelling released the body, and the owner with it")
+  }
+
+  /// A run in progress on another thread keeps the body until it ends; `cancel()` returns at
+  /// once and the body goes with the run's end.
+  @Test func cancellingDuringARunReleasesTheBodyWhenTheRunEnds() {
+    final class Capture: Sendable {}
+    let model = HandModel()
+    let entered = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    let blocks = Box(false)
+    weak var weakCapture: Capture?
+    var token: ObservationToken?
+    do {
+      let capture = Capture()
+      weakCapture = capture
+      token = observe {
+        _ = model.a
+        withExtendedLifetime(capture) {}
+        if blocks.value {
+          entered.signal()
+          proceed.wait()
+        }
+      }
+    }
+    blocks.value = true
+    DispatchQueue.global().async {
+      model.a = 1
+      finished.signal()
+    }
+    entered.wait()
+    token?.cancel()
+    #expect(weakCapture != nil, "the running body still holds what it captured")
+    proceed.signal()
+    finished.wait()
+    #expect(weakCapture == nil, "the run's end released the cancelled body")
+    withExtendedLifetime(token) {}
+  }
+
   /// Tokens are equal only to themselves, so a set keeps each once (`store(in:)`, as with
   /// Combine's cancellables); emptying the set ends the observations.
   @Test func tokensStoredInASetLiveAsLongAsTheSet() {

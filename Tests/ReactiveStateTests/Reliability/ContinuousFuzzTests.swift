@@ -159,8 +159,8 @@ import Testing
       case .assign(let target, let value): write([(target, value, 0)], log: &log)
       case .addInPlace(let target, let delta): write([(target, nil, delta)], log: &log)
       case .transaction(let writes): write(writes.map { ($0.0, $0.1, 0) }, log: &log)
-      case .cancel(let id): observers[id]?.isActive = false
-      case .releaseToken(let id):
+      case .cancel(let id), .releaseToken(let id):
+        // Cancelling lets go of the body, as releasing the token does.
         observers[id]?.isActive = false
         observers[id]?.isKept = false
       case .releaseModel(let model):

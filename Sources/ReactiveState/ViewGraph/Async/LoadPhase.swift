@@ -44,10 +44,12 @@ public enum LoadPhase<Value> {
   /// A request starts: `.loading`, keeping the value currently shown.
   public mutating func begin() { self = .loading(previous: value) }
 
-  /// The latest request completed: `.loaded`, or `.failed` keeping the value shown so far.
+  /// The latest request completed: `.loaded`, or `.failed` keeping the value shown so far. A
+  /// `CancellationError` is no failure: it ends the request as ``cancel()`` does.
   public mutating func finish(_ result: Result<Value, any Error>) {
     switch result {
     case .success(let value): self = .loaded(value)
+    case .failure(let error) where error is CancellationError: cancel()
     case .failure(let error):
       self = .failed(message: String(describing: error), previous: value)
     }

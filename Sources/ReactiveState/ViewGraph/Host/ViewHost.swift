@@ -210,11 +210,10 @@ public final class ViewHost {
     scheduleFlushIfNeeded()
   }
 
-  /// Runs the effects queued by the last pass; their writes dirty views for the next pass.
+  /// Runs the effects queued by the last pass; their writes dirty views for the next pass. A
+  /// call from inside an effect continues the batch being run (see ``EffectQueue``).
   func runEffects() {
-    while !pendingEffects.isEmpty {
-      for effect in pendingEffects.takeAll() { effect() }
-    }
+    while let effect = pendingEffects.next() { effect() }
   }
 
   /// Forgets which nodes were evaluated: none counts as evaluated in this pass any more.

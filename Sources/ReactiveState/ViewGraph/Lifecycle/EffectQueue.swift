@@ -13,22 +13,38 @@ enum EffectPhase: Int, CaseIterable {
 /// The effects one update pass queued, run after it in a fixed order: every disappear, then
 /// every appear, then `onChange` actions, then task cancellations and starts; within a phase,
 /// in the order they were queued (tree order).
+///
+/// ``next()`` hands them out one at a time from the batch being run, so a run nested in an
+/// effect (one that closes the host, whose `close()` runs what is pending before ending every
+/// identity) continues that batch instead of leaving its rest to run after the views ended.
 @MainActor
 struct EffectQueue {
   private var phases: [[@MainActor () -> Void]] = Array(repeating: [], count: 4)
+  /// What is left of the batch being run, in running order.
+  private var batch: ArraySlice<@MainActor () -> Void> = []
 
-  var isEmpty: Bool { phases.allSatisfy(\.isEmpty) }
+  var isEmpty: Bool { batch.isEmpty && phases.allSatisfy(\.isEmpty) }
 
   mutating func append(_ phase: EffectPhase, _ effect: @escaping @MainActor () -> Void) {
     phases[phase.rawValue].append(effect)
   }
 
-  /// Removes and returns everything queued, in running order.
-  mutating func takeAll() -> [@MainActor () -> Void] {
-    let all = phases.flatMap { $0 }
-    phases = Array(repeating: [], count: 4)
-    return all
+  /// Removes and returns the next effect to run: the rest of the batch being run, then (as a
+  /// new batch) everything queued since, in running order; nil when nothing is queued.
+  mutating func next() -> (@MainActor () -> Void)? {
+    if batch.isEmpty {
+      if phases.allSatisfy(\.isEmpty) { return nil }
+      batch = phases.flatMap { $0 }[...]
+      phases = Array(repeating: [], count: 4)
+    }
+    let effect = batch.popFirst()
+    // An emptied slice still holds its whole buffer, and with it what the effects captured.
+    if batch.isEmpty { batch = [] }
+    return effect
   }
 
-  mutating func removeAll() { phases = Array(repeating: [], count: 4) }
+  mutating func removeAll() {
+    phases = Array(repeating: [], count: 4)
+    batch = []
+  }
 }
