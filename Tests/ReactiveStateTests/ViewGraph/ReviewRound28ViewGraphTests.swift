@@ -67,4 +67,32 @@ import Testing
     first.finish(.failure(CancellationError()))
     #expect(first == .idle)
   }
+
+  struct GroupWithAppearance: View {
+    @State private var flipped = false
+    let log: Log
+    var body: some View {
+      VStack {
+        Group {
+          Text("a")
+          if flipped { Text("c") } else { Text("b") }
+        }
+        .onAppear { log.entries.append("group appeared") }
+        Button("Flip") { flipped.toggle() }
+      }
+    }
+  }
+
+  /// `Group`'s documented simplification: a lifecycle modifier on a group treats it as one
+  /// view (SwiftUI would run it for each child, and again for a switched branch).
+  @Test func anAppearanceModifierOnAGroupRunsOnceForTheGroup() throws {
+    let log = Log()
+    let host = ViewHost(GroupWithAppearance(log: log), mode: .manual)
+    host.flush()
+    #expect(log.entries == ["group appeared"])
+    try host.tap("Flip")
+    host.flush()
+    #expect(host.texts.contains("c"))
+    #expect(log.entries == ["group appeared"])
+  }
 }
