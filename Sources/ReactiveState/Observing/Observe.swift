@@ -97,6 +97,18 @@ public func withContinuousObservation(
   return startObservation(observer)
 }
 
+/// ``observe(scheduler:_:)`` that also runs again when an object the last run read is
+/// deallocated: the observer of an ``ObservedValues`` iteration, whose closure can then end the
+/// sequence instead of waiting for a change that can no longer come.
+func observeIncludingDeallocations(
+  scheduler: some ObservationScheduler, _ apply: @escaping @Sendable () -> Void
+) -> ObservationToken {
+  startObservation(
+    ContinuousObserver(
+      triggers: [.didSet, .deinit], scheduler: scheduler, label: "ObservedValues",
+      body: .plain(apply)))
+}
+
 /// Runs `observer` for the first time and returns the token that ends it. An observer whose
 /// first run read nothing can never run again: it is let go at once (its body and what the body
 /// captured with it), and the token has nothing to cancel.

@@ -14,6 +14,10 @@
 /// - Task cancellation ends the iteration (`nil`); ``untilFinished(_:)`` ends it when the
 ///   closure returns `.finish`; a thrown error is thrown once, then the sequence ends.
 /// - ``removingDuplicates()`` (Equatable elements) skips values equal to the last one.
+/// - The deallocation of an object the last evaluation read counts as a change: `emit` runs
+///   again, so an ``untilFinished(_:)`` closure reading a weakly held model can return
+///   `.finish` once it is gone. Deliberate difference: `Observations` waits for a change that
+///   can no longer come until its task is cancelled.
 ///
 /// `emit` runs on the iterating task, in its isolation (a main-actor consumer evaluates on the
 /// main actor, with no executor hop per element), never on the mutating thread. Dependencies

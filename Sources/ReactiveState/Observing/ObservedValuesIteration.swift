@@ -34,7 +34,7 @@ final class ObservedValuesIteration: @unchecked Sendable {
       lot.finish()
       return false
     }
-    token = observe(scheduler: lot, evaluate)
+    token = observeIncludingDeallocations(scheduler: lot, evaluate)
     return true
   }
 

@@ -31,6 +31,38 @@ import Testing
     #expect(await iterator.next() == 4)
   }
 
+  /// The deallocation of a model the last evaluation read runs `emit` again, which can end
+  /// the sequence. Deliberate difference: `Observations` would wait until its task is
+  /// cancelled (the watchdog tells the two outcomes apart: both end in nil).
+  @Test func theDeallocationOfWhatWasReadLetsTheSequenceFinish() async {
+    final class WeakModel: @unchecked Sendable { weak var model: HandModel? }
+    var model: HandModel? = HandModel()
+    let holder = WeakModel()
+    holder.model = model
+    let evaluations = Box(0)
+    var iterator = ObservedValues<Int, Never>.untilFinished {
+      evaluations.value += 1
+      guard let model = holder.model else { return .finish }
+      return .next(model.a)
+    }.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model = nil
+    #expect(evaluations.value == 1, "emit runs on the consumer's next(), not in the deinit")
+    let next = Task { [iterator] in
+      var iterator = iterator
+      return await iterator.next()
+    }
+    let watchdog = Task {
+      do { try await Task.sleep(nanoseconds: 10_000_000_000) } catch { return false }
+      next.cancel()
+      return true
+    }
+    #expect(await next.value == nil)
+    watchdog.cancel()
+    #expect(await watchdog.value != true, "the sequence finished without being cancelled")
+    #expect(evaluations.value == 2)
+  }
+
   @Test func synchronousBurstsCoalesceIntoTheLatestValue() async {
     let model = HandModel()
     let calls = Box(0)
