@@ -98,33 +98,38 @@ extension ContinuousObserver {
     // no lock.
     if phase == .cancelled { return }
     GraphLock.lock()
-    cancelObservationHoldingLock()
+    let aftermath = cancelHoldingLock()
+    GraphLock.unlock()
+    finishCancellation(aftermath)
   }
 
-  /// ``cancelObservation()`` with the graph lock held; releases it.
-  func cancelObservationHoldingLock() {
+  /// What a cancellation leaves to do once the graph lock is released.
+  enum CancellationAftermath {
+    case none
+    /// The observer was taken out of its parking word, whose retain ends.
+    case releaseParkingRetain
+    /// No run can start any more: the derived inputs are the cancelling thread's to release.
+    case releaseDerivedInputs
+  }
+
+  /// The transition to cancelled, under the graph lock; ``finishCancellation(_:)`` does the
+  /// rest after the lock is released.
+  func cancelHoldingLock() -> CancellationAftermath {
     // An exchange: the running thread may be ending its run without the lock.
     let previous = state.exchange(Phase.cancelled.rawValue, ordering: .acquiringAndReleasing)
     let wasPhase = Phase(rawValue: previous & ~Self.dirtyBit).unsafelyUnwrapped
-    guard wasPhase != .cancelled else {
-      GraphLock.unlock()
-      return
-    }
+    guard wasPhase != .cancelled else { return .none }
     cancelRequested.store(true, ordering: .sequentiallyConsistent)
     pendingKeyPath = nil
     if wasPhase == .parked {
-      let reclaimed = reclaimForCancellation()
-      GraphLock.unlock()
-      if reclaimed { Unmanaged.passUnretained(self).release() }
-      return
+      return reclaimForCancellation() ? .releaseParkingRetain : .none
     }
     // A running body finishes on its own thread and unlinks everything at its end; it may
     // hold no retain of its own (see the type's doc), so it gets one now.
     if wasPhase == .running {
       _ = Unmanaged.passUnretained(self).retain()
       cancellationRetainsRun = true
-      GraphLock.unlock()
-      return
+      return .none
     }
     if isWaitingInTransaction && !transactionHoldsRetain {
       // The queue reaches it after its owner may have let go.
@@ -132,9 +137,17 @@ extension ContinuousObserver {
       transactionHoldsRetain = true
     }
     unlinkAllDependencies()
-    // No run can start any more: the inputs are this thread's to release, after the lock.
-    GraphLock.unlock()
-    releaseDerivedInputs()
+    return .releaseDerivedInputs
+  }
+
+  /// The end of a cancellation, after the graph lock is released (a release may deinitialise
+  /// what takes that lock).
+  func finishCancellation(_ aftermath: CancellationAftermath) {
+    switch aftermath {
+    case .none: break
+    case .releaseParkingRetain: Unmanaged.passUnretained(self).release()
+    case .releaseDerivedInputs: releaseDerivedInputs()
+    }
   }
 
   static func describe(_ keyPath: AnyKeyPath?) -> String {

@@ -81,8 +81,8 @@ protocol EventCanceller: AnyObject, Sendable {
 /// tokens can be kept in arrays and sets.
 public final class ObservationToken: Sendable, Hashable {
   /// The observer this token ends (its address, owning one retain), 0 once cancelled or when
-  /// the observation registered nothing. Taken under the graph lock, in the same hold as the
-  /// cancellation: a second `cancel()` returns only after the first one's took effect.
+  /// the observation registered nothing. Cleared under the graph lock, in the same hold as the
+  /// cancellation and after it: whoever sees 0 sees the observation cancelled.
   private let observerAddress: Atomic<UInt>
 
   /// A token for `observer`; nil for an observation that registered nothing.
@@ -95,15 +95,18 @@ public final class ObservationToken: Sendable, Hashable {
   public func cancel() {
     if observerAddress.load(ordering: .acquiring) == 0 { return }
     GraphLock.lock()
-    let address = observerAddress.exchange(0, ordering: .acquiringAndReleasing)
-    guard let raw = UnsafeMutableRawPointer(bitPattern: address) else {
+    guard let raw = UnsafeMutableRawPointer(bitPattern: observerAddress.load(ordering: .relaxed))
+    else {
       GraphLock.unlock()
       return
     }
-    let observer = Unmanaged<ContinuousObserver>.fromOpaque(raw).takeRetainedValue()
-    observer.cancelObservationHoldingLock()
-    // The last reference may go here, after the lock: the body's captures may take it.
-    withExtendedLifetime(observer) {}
+    let observer = Unmanaged<ContinuousObserver>.fromOpaque(raw)
+    let aftermath = observer._withUnsafeGuaranteedRef { $0.cancelHoldingLock() }
+    observerAddress.store(0, ordering: .releasing)
+    GraphLock.unlock()
+    observer._withUnsafeGuaranteedRef { $0.finishCancellation(aftermath) }
+    // The token's retain ends after the lock: the body's captures may take it as they go.
+    observer.release()
   }
 
   deinit { cancel() }
