@@ -217,7 +217,10 @@ final class ComputedNode: DerivedNode, @unchecked Sendable {
     guard let scope = rs_current_scope() else { return refreshKeepingLock(forSubscriber: false) }
     return Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
       let subscribes = scope.subscribesToReads
-      guard refreshKeepingLock(forSubscriber: subscribes) else { return false }
+      guard refreshKeepingLock(forSubscriber: subscribes) else {
+        recordReadThatFoundACycle(in: scope)
+        return false
+      }
       if subscribes && isUnlinked.load(ordering: .relaxed) { subscribeUpstream() }
       scope.recordIfNew(self)
       return true

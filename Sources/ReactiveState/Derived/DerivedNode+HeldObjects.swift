@@ -10,7 +10,8 @@
 extension DerivedNode {
   /// The outermost node this thread holds locked, from the computation of `scope`'s node:
   /// up each node's check stack (``stackParent``), and out through the derived computations
-  /// that enclose it (their scopes, the current scope's ancestors).
+  /// that enclose it (their scopes, the current scope's ancestors — past a
+  /// `withoutObservationTracking` too, through the scope it suspended).
   static func outermostLocked(from scope: DerivedScope) -> DerivedNode {
     var outermost = scope.node.unsafelyUnwrapped.takeUnretainedValue()
     var current: TrackingScope? = scope
@@ -20,7 +21,7 @@ extension DerivedNode {
         while let parent = node._withUnsafeGuaranteedRef({ $0.stackParent }) { node = parent }
         outermost = node.takeUnretainedValue()
       }
-      current = candidate.parent.map {
+      current = (candidate.parent ?? candidate.suspendedScope).map {
         Unmanaged<TrackingScope>.fromOpaque($0).takeUnretainedValue()
       }
     }

@@ -54,7 +54,7 @@ extension DerivedNode {
       let isUnlinkedInput = source._withUnsafeGuaranteedRef { source -> Bool in
         guard source.isDerived else { return false }
         let derived = unsafeDowncast(source, to: DerivedNode.self)
-        derived.computeLock.lock()
+        guard lockInputUnlessHeldHere(derived) else { return false }
         if derived.isUnlinked.load(ordering: .relaxed) { return true }
         derived.releaseComputeLock()
         return false
@@ -63,6 +63,22 @@ extension DerivedNode {
       index += 1
     }
     return nil
+  }
+
+  /// Takes `input`'s compute lock (this node's, on the subscription stack, held); false, with
+  /// nothing taken, when this thread holds it already: the inputs form a cycle (each value read
+  /// the other at some time, the read that closed it reported) and `input` is further up this
+  /// thread's stack — subscribed there, or being refreshed. Waiting would never end.
+  private func lockInputUnlessHeldHere(_ input: DerivedNode) -> Bool {
+    if input.computeLock.tryLock() { return true }
+    if input.refreshingThread.load(ordering: .relaxed) == Self.currentThread { return false }
+    var onStack: Unmanaged<DerivedNode>? = .passUnretained(self)
+    while let node = onStack {
+      if node.toOpaque() == Unmanaged.passUnretained(input).toOpaque() { return false }
+      onStack = node._withUnsafeGuaranteedRef { $0.stackParent }
+    }
+    input.computeLock.lock()
+    return true
   }
 
   /// Under the graph lock, for an abandoned node: whether an input it is linked to changed

@@ -416,6 +416,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     inputs.restart()
     scope.reset()
     scope.begin()
+    // Begun inside `withoutObservationTracking`: the enclosing computations stay reachable
+    // (see ``outermostLocked(from:)``), and a write here is still theirs.
+    scope.noteSuspendedScope()
     hasValue = true
     let (changed, lockFreeReadable) = evaluate(evaluationSubject.unsafelyUnwrapped)
     outcomeIsLockFreeReadable = lockFreeReadable
@@ -445,6 +448,18 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
     // A subscriber arrived while this computed unlinked: subscribe now.
     if gainedSubscriber { subscribeUpstream() }
+  }
+
+  /// A read of this node that failed because this thread is refreshing it, made by another
+  /// derived value's computation (`scope`): still an input of that value, whose outcome came
+  /// from the failure. Unrecorded, that outcome would stay cached after the cycle is gone —
+  /// this node recomputed without reading the other — until another of its inputs changed.
+  /// Recorded, its version move (or a later change pushed through it) brings the other value
+  /// up to date. A node reading itself records nothing (it would be its own input).
+  @inline(never)
+  final func recordReadThatFoundACycle(in scope: TrackingScope) {
+    guard let reader = scope as? DerivedScope, reader !== self.scope else { return }
+    reader.recordIfNew(self)
   }
 
   /// Records an input read during a computation (computing thread); links it only when the

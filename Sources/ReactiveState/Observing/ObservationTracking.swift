@@ -54,7 +54,8 @@ public struct ObservationTracking: Sendable {
     }
 
     /// Ends the observation: no further event is delivered (a `.didSet` paired with this
-    /// `.willSet` included).
+    /// `.willSet` included). A continuous observation's body, and what it captured, stay until
+    /// its token is cancelled or released.
     public func cancel() { canceller?.cancelObservation() }
   }
 
