@@ -43,9 +43,9 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
 
   /// Position in the registrar's list (0 for the first slot created).
   let ordinal: Int
-  /// Key path → slot for registrars with many observed properties; kept by the head slot
-  /// only (graph lock).
-  @exclusivity(unchecked) var wideIndex: [AnyKeyPath: PropertySlot]?
+  /// The slots of a registrar with many observed properties; kept by the head slot only
+  /// (graph lock).
+  @exclusivity(unchecked) var wideIndex: WideSlotIndex?
 
   init(keyPath: AnyKeyPath, next: PropertySlot?, ordinal: Int, confinedToMainThread: Bool) {
     self.ordinal = ordinal

@@ -41,12 +41,14 @@ final class RegistrarStorage: @unchecked Sendable {
 
   // MARK: - Lookup
 
-  /// Walks the slot list without reference counting; returns the first slot `match` accepts.
-  /// Slots live as long as their registrar, so an unmanaged reference is valid for as long
-  /// as the caller's access to the observed object.
+  /// Walks the slot list without reference counting, from `start` (the current head when
+  /// nil); returns the first slot `match` accepts. Slots live as long as their registrar, so
+  /// an unmanaged reference is valid for as long as the caller's access to the observed object.
   @inline(__always)
-  private func firstSlot(where match: (PropertySlot) -> Bool) -> Unmanaged<PropertySlot>? {
-    var cursor = firstSlotAddress
+  private func firstSlot(
+    from start: PropertySlot? = nil, where match: (PropertySlot) -> Bool
+  ) -> Unmanaged<PropertySlot>? {
+    var cursor = start.map { Unmanaged.passUnretained($0).toOpaque() } ?? firstSlotAddress
     while let raw = cursor {
       let slot = Unmanaged<PropertySlot>.fromOpaque(raw)
       if slot._withUnsafeGuaranteedRef(match) { return slot }
@@ -56,9 +58,9 @@ final class RegistrarStorage: @unchecked Sendable {
   }
 
   /// Objects with more observed properties than this (e.g. one per subscript index) are
-  /// looked up through a hash index instead of the list. The index lives in the current head
-  /// slot (it moves to each new head under the graph lock), so a registrar that was never
-  /// observed stays one atomic word.
+  /// looked up through a hash index (``WideSlotIndex``) instead of the list. The index lives
+  /// in the current head slot (it moves to each new head under the graph lock), so a
+  /// registrar that was never observed stays one atomic word.
   private static let listLimit = 8
 
   private var headSlot: PropertySlot? {
@@ -69,54 +71,89 @@ final class RegistrarStorage: @unchecked Sendable {
 
   /// The slot for `keyPath`, if one was ever created.
   func existingSlot(for keyPath: AnyKeyPath) -> PropertySlot? {
-    guard let head = headSlot else { return nil }
-    if head.ordinal >= Self.listLimit {
-      return GraphLock.withLock { headSlot?.wideIndex?[keyPath] }
-    }
-    return existingSlotInList(for: keyPath)
+    var hash: Int?
+    return existingSlot(for: keyPath, upTo: headSlot, hash: &hash)
   }
 
-  private func existingSlotInList(for keyPath: AnyKeyPath) -> PropertySlot? {
+  /// The slot for `keyPath` among those published up to `head` (or later ones). In a wide
+  /// registrar, fills `hash` with the key path's hash value first.
+  ///
+  /// Key paths are hashed and compared outside the graph lock: for subscript key paths, that
+  /// calls the arguments' `hash(into:)` and `==`, user code that may itself read tracked
+  /// properties (whose first tracked read takes the lock).
+  private func existingSlot(for keyPath: AnyKeyPath, upTo head: PropertySlot?, hash: inout Int?)
+    -> PropertySlot?
+  {
+    guard let head else { return nil }
+    guard head.ordinal >= Self.listLimit else {
+      let identity = Unmanaged.passUnretained(keyPath).toOpaque()
+      let found =
+        firstSlot(from: head) { $0.matchesIdentity(identity) }
+        ?? firstSlot(from: head) { $0.matchesByValue(keyPath) }
+      return found?.takeUnretainedValue()
+    }
+    let keyPathHash = hash ?? keyPath.hashValue
+    hash = keyPathHash
+    // The latest head keeps the index (`head`'s own may have moved on).
+    let (first, others) = GraphLock.withLock {
+      headSlot?.wideIndex?.candidates(hash: keyPathHash) ?? (nil, [])
+    }
     let identity = Unmanaged.passUnretained(keyPath).toOpaque()
-    let found =
-      firstSlot { $0.matchesIdentity(identity) } ?? firstSlot { $0.matchesByValue(keyPath) }
-    return found?.takeUnretainedValue()
+    if let first, first.matchesIdentity(identity) || first.matchesByValue(keyPath) {
+      return first
+    }
+    return others.first { $0.matchesIdentity(identity) || $0.matchesByValue(keyPath) }
   }
 
   /// The slot for `keyPath`, created if needed.
   func slot(for keyPath: AnyKeyPath) -> PropertySlot {
-    if let slot = existingSlot(for: keyPath) { return slot }
-    GraphLock.lock()
-    defer { GraphLock.unlock() }
-    // Another thread may have inserted it meanwhile.
-    let head = headSlot
-    let count = head.map { $0.ordinal + 1 } ?? 0
-    if let slot = count > Self.listLimit
-      ? head?.wideIndex?[keyPath] : existingSlotInList(for: keyPath)
-    {
-      return slot
-    }
-    let slot = PropertySlot(
-      keyPath: keyPath, next: head, ordinal: count, confinedToMainThread: isConfinedToMainThread)
-    if count >= Self.listLimit {
-      var index = head?.wideIndex ?? [:]
-      head?.wideIndex = nil
-      if index.isEmpty {
-        var cursor = head
-        while let current = cursor {
-          index[current.keyPath] = current
-          cursor = current.next
+    var hash: Int?
+    while true {
+      let head = headSlot
+      if let slot = existingSlot(for: keyPath, upTo: head, hash: &hash) { return slot }
+      let ordinal = head.map { $0.ordinal + 1 } ?? 0
+      // What a wide registrar's index needs is hashed here, before the lock (see
+      // ``WideSlotIndex``): the new key path, and at the switch to the index the list's.
+      var listHashes: [Int] = []
+      if ordinal >= Self.listLimit {
+        if hash == nil { hash = keyPath.hashValue }
+        if ordinal == Self.listLimit {
+          var cursor = head
+          while let current = cursor {
+            listHashes.append(current.keyPath.hashValue)
+            cursor = current.next
+          }
         }
       }
-      index[keyPath] = slot
-      slot.wideIndex = index
+      GraphLock.lock()
+      // Another thread inserted a slot meanwhile (maybe this one): look again.
+      guard headSlot === head else {
+        GraphLock.unlock()
+        continue
+      }
+      let slot = PropertySlot(
+        keyPath: keyPath, next: head, ordinal: ordinal,
+        confinedToMainThread: isConfinedToMainThread)
+      if ordinal >= Self.listLimit, let hash {
+        var index = head?.wideIndex ?? WideSlotIndex()
+        head?.wideIndex = nil
+        var cursor = head
+        for listHash in listHashes {
+          index.insert(cursor.unsafelyUnwrapped, hash: listHash)
+          cursor = cursor.unsafelyUnwrapped.next
+        }
+        index.insert(slot, hash: hash)
+        slot.wideIndex = index
+      }
+      let address = UInt(bitPattern: Unmanaged.passRetained(slot).toOpaque())
+      self.head.store(
+        address | (isConfinedToMainThread ? Self.confinedBit : 0),
+        ordering: .sequentiallyConsistent)
+      // The head word owned the old head; the new head's `next` owns it now.
+      if let head { Unmanaged.passUnretained(head).release() }
+      GraphLock.unlock()
+      return slot
     }
-    let address = UInt(bitPattern: Unmanaged.passRetained(slot).toOpaque())
-    self.head.store(
-      address | (isConfinedToMainThread ? Self.confinedBit : 0), ordering: .sequentiallyConsistent)
-    // The head word owned the old head; the new head's `next` owns it now.
-    if let head { Unmanaged.passUnretained(head).release() }
-    return slot
   }
 
   /// The slot for a key-path argument: by call site when it has one, else by key path.
