@@ -135,6 +135,30 @@ final class PausedComputation: @unchecked Sendable {
     resumed.signal()
     return waitBriefly(writeDone)
   }
+
+  /// The model's last reference goes while another thread's write (of `source`'s `b` then `a`,
+  /// in one transaction) has an observer computing one of its derived values, paused here:
+  /// the write, and the model's release, must finish and free the model; the observer, which
+  /// reads the model weakly through `read`, must have seen 1 and then no model.
+  func expectReleaseMidComputationFreesTheModel<Model: AnyObject & Sendable>(
+    _ model: inout Model?, source: HandModel, read: @escaping @Sendable (Model?) -> Int?
+  ) {
+    weak let weakModel = model
+    let seen = LockedBox<[Int?]>([])
+    let token = observe { [weak model] in seen.value.append(read(model)) }
+    write {
+      withTransaction {
+        source.b = 1
+        source.a = 1
+      }
+    }
+    #expect(waitUntilComputing())
+    model = nil
+    #expect(resumeThenWaitForTheWrite(), "the write, and the model's release, finished")
+    #expect(weakModel == nil)
+    #expect(seen.value == [1, nil])
+    token.cancel()
+  }
 }
 
 /// Waits for `semaphore`, at most ten seconds (a hang fails the test instead of the run).
@@ -266,23 +290,9 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
     let paused = PausedComputation()
     var model: NestedReleasedWhileComputingModel? = NestedReleasedWhileComputingModel(
       source: source, hooks: paused.hooks)
-    weak let weakModel = model
-    let seen = LockedBox<[Int?]>([])
-    let token = observe { [weak model] in
-      seen.value.append(readByOuter ? model?.outer.value : model?.total)
+    paused.expectReleaseMidComputationFreesTheModel(&model, source: source) { model in
+      readByOuter ? model?.outer.value : model?.total
     }
-    paused.write {
-      withTransaction {
-        source.b = 1
-        source.a = 1
-      }
-    }
-    #expect(paused.waitUntilComputing())
-    model = nil
-    #expect(paused.resumeThenWaitForTheWrite(), "the write, and the model's release, finished")
-    #expect(weakModel == nil)
-    #expect(seen.value == [1, nil])
-    token.cancel()
   }
 
   /// The model starts deinitialising before another thread's observer brings its derived

@@ -47,21 +47,7 @@ final class UntrackedNestedReleasedModel: @unchecked Sendable {
     let paused = PausedComputation()
     var model: UntrackedNestedReleasedModel? = UntrackedNestedReleasedModel(
       source: source, hooks: paused.hooks, throughOneShot: throughOneShot)
-    weak let weakModel = model
-    let seen = LockedBox<[Int?]>([])
-    let token = observe { [weak model] in seen.value.append(model?.outer.value) }
-    paused.write {
-      withTransaction {
-        source.b = 1
-        source.a = 1
-      }
-    }
-    #expect(paused.waitUntilComputing())
-    model = nil
-    #expect(paused.resumeThenWaitForTheWrite(), "the write, and the model's release, finished")
-    #expect(weakModel == nil)
-    #expect(seen.value == [1, nil])
-    token.cancel()
+    paused.expectReleaseMidComputationFreesTheModel(&model, source: source) { $0?.outer.value }
   }
 
   /// `inner` reads `outer` while `outer` is being computed (a cycle: the read fails), then
