@@ -98,6 +98,11 @@ enum DynamicPropertyInstaller {
     if isOwnedElsewhere { node.view = copyWithNewLinks(view, plan, for: node.serial) }
     var slot = 0
     var failures: [String] = []
+    // Part of the node's update: what a `@StateObject`'s autoclosure writes is written during
+    // it (a runtime issue, as a write from `body` is).
+    let outer = ViewGraphRuntime.updatingNode
+    ViewGraphRuntime.updatingNode = node
+    defer { ViewGraphRuntime.updatingNode = outer }
     withStorage(of: node.view, plan) { base in
       install(plan, at: base, node: node, slot: &slot, failures: &failures)
     }

@@ -8,8 +8,10 @@
 /// equal (its value lives in the node); `@Environment` is equal when it reads the same key or
 /// object type; bindings are equal when they project the same source; `@ObservedObject`
 /// compares its object by identity (not by its `==`); structs, tuples, optionals and
-/// collections compare recursively; closures and anything else are not known to be equal (the
-/// child is re-evaluated, which is always correct, only slower).
+/// collections compare recursively; enum cases by name and payload; closures, values with a
+/// custom mirror (`CustomReflectable`, which may hide fields) or, for enum cases without payload,
+/// a custom description, and anything else are not known to be equal (the child is
+/// re-evaluated, which is always correct, only slower).
 @MainActor
 enum ViewEquality {
   /// How values of one view type are compared, decided once per type (see ``ViewTypeInfo``).
@@ -45,6 +47,10 @@ enum ViewEquality {
           nil
         } else if let comparers = FieldComparer.comparers(for: type) {
           .inPlace(comparers)
+        } else if view is any CustomReflectable {
+          // A custom mirror need not list the stored properties: the general rules decide
+          // (never equal).
+          nil
         } else {
           .mirrored(FieldRule.rules(for: mirror))
         }
@@ -117,17 +123,28 @@ enum ViewEquality {
     let left = Mirror(reflecting: lhs)
     let right = Mirror(reflecting: rhs)
     switch left.displayStyle {
+    case .struct where lhs is CustomReflectable, .enum where lhs is CustomReflectable:
+      // A custom mirror may leave out what tells two values apart.
+      return false
     case .struct, .tuple, .optional, .collection:
       return childrenEqual(left, right, depth: depth, sawClosure: &sawClosure)
     case .enum:
       if left.children.isEmpty, right.children.isEmpty {
-        return String(describing: lhs) == String(describing: rhs)
+        // Cases without payload: their default descriptions are their names, which differ.
+        return hasDefaultDescription(lhs) && String(describing: lhs) == String(describing: rhs)
       }
       return childrenEqual(left, right, depth: depth, sawClosure: &sawClosure)
     default:
       if depth == 1, !(type(of: lhs) is AnyClass) { sawClosure = true }
       return false
     }
+  }
+
+  /// Whether `String(describing: value)` is the standard library's (for an enum case without
+  /// payload, its name), not one the type customizes, which may be the same for two cases.
+  private static func hasDefaultDescription(_ value: Any) -> Bool {
+    !(value is any CustomStringConvertible || value is any TextOutputStreamable
+      || value is any CustomDebugStringConvertible)
   }
 
   /// ``childrenEqual(_:_:depth:sawClosure:)`` for two struct values of the same type, each field

@@ -34,7 +34,8 @@ extension SearchableView: TextControl {
 extension ViewHost {
   /// Taps the button whose title (or label text) is `label`, then updates (automatic mode).
   /// When several controls share the label, `occurrence` picks one (0-based, tree order);
-  /// without it such a lookup throws ``ViewHostError/ambiguous(_:count:)``. The same applies to
+  /// without it such a lookup throws ``ViewHostError/ambiguous(_:count:)``. After ``close()``
+  /// no control is live: an action throws ``ViewHostError/notFound(_:)``. The same applies to
   /// every action below.
   public func tap(_ label: String, occurrence: Int? = nil) throws {
     let node = try control(.button, label, occurrence)
@@ -99,10 +100,11 @@ extension ViewHost {
   private func control(_ kind: ControlKind, _ label: String, _ occurrence: Int?) throws
     -> ViewNode
   {
+    // Live nodes only: a closed host keeps its ended tree for inspection, not for actions.
     let matches = allNodes().filter { node in
-      guard let control = node.leafView as? any ControlView, control.controlKind == kind else {
-        return false
-      }
+      guard node.isLive, let control = node.leafView as? any ControlView,
+        control.controlKind == kind
+      else { return false }
       return control.controlLabel(node) == label
     }
     let node: ViewNode

@@ -2,6 +2,8 @@
 /// identity (its first evaluation; again only for a new identity, e.g. after `.id` changes),
 /// and the view is invalidated by every `objectWillChange` of the object (object-level, not
 /// per property). Other view values of the same identity evaluate their autoclosure never.
+/// The autoclosure runs as part of the view's update: a `@State` it writes (through a binding
+/// passed to the object's `init`) is recorded and dropped, as a write from `body` is.
 @MainActor
 @propertyWrapper
 public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
