@@ -91,6 +91,25 @@ final class ParityRound3Model: ReactiveState.Observable, @unchecked Sendable {
     #expect(fired.value == [1, 1])
   }
 
+  /// The plain `withMutation(of:keyPath:_:)` (no `replacing:with:`) notifies even when the
+  /// write stores an equal value, or nothing: the oracle for `DocumentedClaimsTests`'
+  /// "withMutation(of:keyPath:_:) always notifies, as in Observation".
+  @Test func plainWithMutationNotifiesWithoutAChange() {
+    let fired = Box([0, 0])
+    let theirs = ParityRound3Oracle()
+    let ours = ParityRound3Model()
+    Observation.withObservationTracking({ _ = theirs.a }, onChange: { fired.value[0] += 1 })
+    ReactiveState.withObservationTracking({ _ = ours.a }, onChange: { fired.value[1] += 1 })
+    theirs.a = 0
+    ours.a = 0
+    #expect(fired.value == [1, 1], "an equal value")
+    Observation.withObservationTracking({ _ = theirs.a }, onChange: { fired.value[0] += 1 })
+    ReactiveState.withObservationTracking({ _ = ours.a }, onChange: { fired.value[1] += 1 })
+    theirs.registrar.withMutation(of: theirs, keyPath: \.a) {}
+    ours.registrar.withMutation(of: ours, keyPath: \.a) {}
+    #expect(fired.value == [2, 2], "no store at all")
+  }
+
   static let optionSets: [ReactiveState.ObservationTracking.Options] = [
     .willSet, .didSet, [.willSet, .didSet],
   ]

@@ -118,7 +118,7 @@ import Testing
     #expect(outer.value == 1)
     model.a = 1
     #expect(outer.value == 1, "the outer observer already fired and is gone")
-    #expect(inner.value == 1, "the inner scope never saw the outer read")
+    #expect(inner.value == 1, "the inner one-shot already fired and is gone")
   }
 
   @Test(arguments: Engine.allCases)

@@ -162,6 +162,18 @@ struct DocCountingParent: View {
   }
 }
 
+/// The `@Derived` sample's `Cart`, counting its derivations (a plain, unobserved counter).
+final class DocCountingCart: TrackedObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  var evaluations = 0
+  @Tracked var prices: [Int] = [1, 2]
+  @Derived({ (cart: DocCountingCart) in
+    cart.evaluations += 1
+    return cart.prices.reduce(0, +)
+  })
+  var total: Int
+}
+
 /// A view used outside any host, for *Testing views with the host*'s misuse claim.
 struct DocUnmountedView: View {
   @State var count = 0
@@ -178,13 +190,19 @@ struct DocumentedClaimsTests {
     let cart = Cart()
     let runs = Recorder<Int>()
     let token = observe { runs.values.append(cart.products.count) }
+    // The sample's observer reads one of the two changes only; this one reads both, so the
+    // single re-run is the transaction's doing (without it: [0, 10, 11]).
+    let both = Recorder<Int>()
+    let bothToken = observe { both.values.append(cart.products.count * 10 + cart.discount) }
     withTransaction {  // several changes, one re-run
       cart.products.append(Product(name: "Tea", price: 4))
       cart.discount = 1
     }
     token.cancel()
+    bothToken.cancel()
     cart.products.removeAll()
     #expect(runs.values == [0, 1])
+    #expect(both.values == [0, 11])
   }
 
   @Test("GettingStarted: Computed recomputes only when an input changed and someone reads it")
@@ -234,6 +252,29 @@ struct DocumentedClaimsTests {
     #expect(await distinct.next() == 4)
   }
 
+  /// Above, "abc" and "abcd" coalesce, so 4 comes next with or without `removingDuplicates()`.
+  /// Here the duplicate is evaluated on its own (the second evaluation) before the next change.
+  @Test("ChoosingAnObservationAPI: removingDuplicates skips an evaluated equal value")
+  func removingDuplicatesSkipsAnEvaluatedEqualValue() async {
+    let book = Book()
+    book.title = "end"
+    let evaluations = LockedBox(0)
+    let iteration = Task {
+      var distinct = ObservedValues { () -> Int in
+        let count = book.title.count
+        evaluations.value += 1
+        return count
+      }.removingDuplicates().makeAsyncIterator()
+      return [await distinct.next(), await distinct.next()]
+    }
+    while evaluations.value < 1 { await Task.yield() }
+    book.title = "abc"  // the same count
+    while evaluations.value < 2 { await Task.yield() }
+    book.title = "abcd"
+    #expect(await iteration.value == [3, 4], "the evaluated 3 was not emitted")
+    #expect(evaluations.value == 3)
+  }
+
   @MainActor @Test("ChoosingAnObservationAPI: the @MainActor spellings of both continuous forms")
   func choosingMainActorSpellings() async {
     let counter = Counter()
@@ -253,6 +294,7 @@ struct DocumentedClaimsTests {
     eventToken.cancel()
   }
 
+  /// The oracle comparison: `ObservationParityRound3Tests.plainWithMutationNotifiesWithoutAChange`.
   @Test("MigratingFromObservation: withMutation(of:keyPath:_:) always notifies, as in Observation")
   func plainWithMutationAlwaysNotifies() {
     let person = MigratingFromObservationSamples.Person()
@@ -317,6 +359,16 @@ struct DocumentedClaimsTests {
 
   @Test("WritingModelsWithoutMacros: @Derived runs on first read; $total is the Computed")
   func derivedSample() {
+    let counting = DocCountingCart()
+    #expect(counting.evaluations == 0, "nothing derived before the first read")
+    #expect(counting.total == 3)
+    #expect(counting.total == 3)
+    #expect(counting.evaluations == 1, "first read, then cached")
+    counting.prices = [4]
+    #expect(counting.evaluations == 1, "no recomputation until read")
+    #expect(counting.total == 4)
+    #expect(counting.evaluations == 2)
+    #expect(counting.$total === counting.$total, "one Computed per model")
     let cart = WritingModelsSamples.Cart()
     let computed: Computed<Int> = cart.$total
     let seen = Recorder<Int>()

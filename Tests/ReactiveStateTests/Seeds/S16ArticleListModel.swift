@@ -51,9 +51,11 @@ final class ArticleListModel: Observable {
   /// Derived: never stored.
   var visibleArticles: [Article] { (phase.value ?? []).filter(filter.includes) }
 
-  func reload() {
+  /// Starts a load; returns its task, so a test can wait for a stale one to finish.
+  @discardableResult
+  func reload() -> Task<Void, Never> {
     phase.begin()
-    loads.run(
+    return loads.run(
       { [repository] in try await repository.request("articles") },
       commit: { [weak self] result in
         MainActor.preconditionIsolated()

@@ -58,7 +58,7 @@ import Testing
   func lateFirstReloadDiscarded() async {
     let model = ArticleListModel(repository: PendingRequests())
     model.repository.honorsCancellation = false
-    model.reload()
+    let first = model.reload()
     await model.repository.waitForRequests(1)
     model.reload()
     await model.repository.waitForRequests(2)
@@ -66,7 +66,7 @@ import Testing
     await model.loads.wait()
     #expect(model.phase == .loaded([kotlin]))
     model.repository.succeed(0, [swift])
-    for _ in 0..<10 { await Task.yield() }
+    await first.value  // the late first load has finished: whatever it did is done
     #expect(model.phase == .loaded([kotlin]))
     #expect(model.commits == 1, "the stale result was never committed")
   }
@@ -75,10 +75,10 @@ import Testing
   func cancelShowsNoError() async {
     let model = ArticleListModel(repository: PendingRequests())
     await load(model, .success([swift]))
-    model.reload()
+    let refresh = model.reload()
     await model.repository.waitForRequests(2)
     model.cancel()
-    for _ in 0..<10 { await Task.yield() }
+    await refresh.value  // the cancelled request ended (with a CancellationError)
     #expect(model.repository.cancelled == [1])
     #expect(model.phase == .loaded([swift]), "back to what was shown, no error")
     #expect(model.phase.errorMessage == nil)
@@ -156,9 +156,10 @@ import Testing
     #expect(host.texts.contains("Swift"), "and its loaded state")
     #expect(repository.queries.count == 1)
     try host.tap("switch account")
-    await repository.waitForRequests(2)
-    #expect(owners.models.count == 2)
+    // Checked before waiting for its request: without a new owner none would come (a hang).
+    try #require(owners.models.count == 2, "the new identity appeared")
     #expect(owners.models[0] !== owners.models[1], "a new owner for the new id")
+    await repository.waitForRequests(2)
     #expect(owners.models[1].phase == .loading(previous: nil))
     repository.succeed(1, [kotlin])
     await owners.models[1].loads.wait()

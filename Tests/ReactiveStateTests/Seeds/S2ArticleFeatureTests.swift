@@ -171,6 +171,10 @@ final class FeatureArticleStore: Observable {
     host.flush()
     #expect(!host.hasPendingUpdates)
     #expect(host.totalBodyEvaluations == 0)
+    // The zero is the host's answer, not a dead host: an observed field still updates the list.
+    host.perform { store.query = "kot" }
+    #expect(host.bodyCount(ArticleList.self) == 1)
+    #expect(host.texts == ["state loaded", "Kotlin Flow"])
   }
 
   struct Selection: View {
@@ -193,5 +197,9 @@ final class FeatureArticleStore: Observable {
     #expect(host.passCount == passes + 1, "one update pass")
     #expect(host.bodyCount(Selection.self) == 2)
     #expect(host.texts == ["selected none idle"])
+    // A selection alone (the load state stays idle) updates the view too: both fields are read.
+    host.perform { store.select(1) }
+    #expect(host.bodyCount(Selection.self) == 3)
+    #expect(host.texts == ["selected 1 idle"])
   }
 }

@@ -69,7 +69,7 @@ final class DonutListModel: Observable {
     try host.tap("Edit")
     try host.tap("Help")
     #expect(host.texts.contains("help"))
-    // Two Close buttons now: the details' (occurrence 1 in tree order) and the help sheet's.
+    // Three Close buttons now, in tree order: home's (0), the details' (1), the help sheet's (2).
     #expect(throws: ViewHostError.ambiguous("Close", count: 3)) { try host.tap("Close") }
     try host.tap("Close", occurrence: 2)
     #expect(!host.texts.contains("help"), "the inner sheet closed")

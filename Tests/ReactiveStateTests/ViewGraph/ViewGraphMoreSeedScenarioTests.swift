@@ -80,6 +80,10 @@ import Testing
     #expect(host.texts.first == "Total: 750")
     #expect(host.bodyCount(CartView.self) == 4)
     #expect(cart.totalCents == 750)
+    // No stored duplicate: the view reading the total depends on `items` itself.
+    #expect(host.updateLog.last?.cause == .modelProperty(ObservedKeyPath(\CartModel.items)))
+    host.perform { cart.items.removeAll() }
+    #expect(host.texts.first == "Total: 0")
   }
 
   // MARK: S18 — three views, three properties
