@@ -462,12 +462,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     reader.recordIfNew(self)
   }
 
-  /// Records an input read during a computation (computing thread); links it only when the
-  /// node has subscribers.
+  /// Records an input read during a computation (computing thread), now or, by a nested
+  /// one-shot, at `readAt`; links it only when the node has subscribers.
   @inline(__always)
-  final func track(_ source: SourceNode, stamp: UInt64) {
+  final func track(_ source: SourceNode, stamp: UInt64, readAt: UInt64? = nil) {
     guard source.isFirstRead(byScope: stamp) else { return }
-    let version = source.version.load(ordering: .sequentiallyConsistent)
+    let version = readAt ?? source.version.load(ordering: .sequentiallyConsistent)
     inputs.append(source, version: version)
     if linksInputs { cursor = reuseOrLink(source, version: version, after: cursor) }
   }
@@ -481,6 +481,12 @@ final class DerivedScope: TrackingScope {
 
   override func record(_ source: SourceNode) {
     node.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.track(source, stamp: stamp) }
+  }
+
+  override func record(_ source: SourceNode, readAt version: UInt64) {
+    node.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      $0.track(source, stamp: stamp, readAt: version)
+    }
   }
 
   override var subscribesToReads: Bool {

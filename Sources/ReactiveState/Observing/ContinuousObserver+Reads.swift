@@ -34,13 +34,17 @@ extension ContinuousObserver {
     return wrote
   }
 
-  /// Records a read during a run (called through the thread's current scope).
+  /// Records a read during a run (called through the thread's current scope), made now or,
+  /// by a nested one-shot, at `readAt`.
   @inline(__always)
-  func track(_ slot: SourceNode, stamp: UInt64, hadNestedScope: Bool) {
+  func track(_ slot: SourceNode, stamp: UInt64, hadNestedScope: Bool, readAt: UInt64? = nil) {
     guard slot.isFirstRead(byScope: stamp) else { return }
-    let version = slot.version.load(ordering: .sequentiallyConsistent)
+    let version = readAt ?? slot.version.load(ordering: .sequentiallyConsistent)
     if readsSingleSource {
-      if singleSource == nil && recordSingleRead(slot, version: version) { return }
+      // A nested one-shot's read that a change overtook before it reached here: linked (the
+      // link catches the change), as parking only hears of writes made once it is parked.
+      let overtaken = readAt != nil && slot.changedSince(version)
+      if singleSource == nil && !overtaken && recordSingleRead(slot, version: version) { return }
       if let single = singleSource, single.toOpaque() == Unmanaged.passUnretained(slot).toOpaque() {
         return  // a re-read after a nested scope re-stamped it
       }

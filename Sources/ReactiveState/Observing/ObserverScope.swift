@@ -14,6 +14,12 @@ final class ObserverScope: TrackingScope {
     }
   }
 
+  override func record(_ slot: SourceNode, readAt version: UInt64) {
+    observer.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      $0.track(slot, stamp: stamp, hadNestedScope: hadNestedScope, readAt: version)
+    }
+  }
+
   /// Whether the current run (or one nested in it) wrote the property its observer parks on.
   @exclusivity(unchecked) var wroteParkingSlot = false
 

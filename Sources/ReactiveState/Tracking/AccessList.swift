@@ -97,7 +97,9 @@ final class AccessList: TrackingScope {
   /// Observation does), keeping the versions they were read at.
   func merge(into parent: TrackingScope) {
     guard let parentList = parent as? AccessList else {
-      for entry in entries { parent.record(entry.source.takeUnretainedValue()) }
+      for entry in entries {
+        parent.record(entry.source.takeUnretainedValue(), readAt: entry.version)
+      }
       return
     }
     for entry in entries

@@ -203,6 +203,10 @@ extension PropertySlot {
         (desired, outcome) = (word & ~Self.addressMask, .cancelled)
       } else if honoringDirty && word & Self.dirtyFlag != 0 {
         (desired, outcome) = (word & ~Self.dirtyFlag, .dirty)
+      } else if honoringDirty && self.version.load(ordering: .sequentiallyConsistent) != version {
+        // A write moved the version after the run's read but before the observer took its
+        // place here (its first park, or a new place): nobody was there to claim or mark it.
+        (desired, outcome) = (word, .dirty)
       } else {
         let tag = (word & ~Self.addressMask) &+ Self.tagUnit
         let awaited =

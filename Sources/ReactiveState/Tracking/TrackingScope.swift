@@ -46,6 +46,11 @@ class TrackingScope {
   /// with ``SourceNode/isFirstRead(byScope:)``.
   @usableFromInline func record(_ slot: SourceNode) {}
 
+  /// Records a read that a scope nested in this one made at `version` (a one-shot's reads
+  /// merge upward as its `apply` ends): a change made since then is one this scope missed, as
+  /// its own read would have been. Scopes that compare versions override it.
+  func record(_ slot: SourceNode, readAt version: UInt64) { record(slot) }
+
   /// Records a read unless this scope already recorded `source` (its stamp says so): a
   /// repeated read costs a load and a compare, no call.
   @inlinable @inline(__always)

@@ -148,6 +148,34 @@ import Testing
     }
   }
 
+  /// The run that parks an observer reads the property, then takes its place in the slot. A
+  /// write from another thread between the two found nobody to run or mark, and the observer
+  /// used to park waiting for a version move that had already happened: no later write ran it
+  /// again (about one trial in 20,000 here). Each trial starts an observer while another thread
+  /// writes, waits for those writes to return (a write that claims the observer runs it before
+  /// returning), then writes once more on this thread, which must run it with that value.
+  @Test func aWriteBetweenTheFirstReadAndTheFirstParkIsNotLost() {
+    let model = ProbeEngine.reactiveState.makeModel()
+    var stale = 0
+    for trial in 0..<Reliability.count("REACTIVESTATE_PARK_RACE_TRIALS", default: 20_000) {
+      let go = DispatchSemaphore(value: 0)
+      let burstDone = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        go.wait()
+        for index in 1...50 { model.value = trial * 1_000 + index }
+        burstDone.signal()
+      }
+      let seen = Atomic<Int>(-1)
+      go.signal()
+      let token = observe { seen.store(model.value, ordering: .relaxed) }
+      burstDone.wait()
+      model.value = -trial - 1
+      if seen.load(ordering: .relaxed) != -trial - 1 { stale += 1 }
+      token.cancel()
+    }
+    #expect(stale == 0, "observers that missed the last write")
+  }
+
   /// Tokens cancelled (or dropped) on another thread while writers write: the observer stops,
   /// and its body is freed once the writes are over.
   @Test func cancellationDuringConcurrentWritesStopsAndFrees() {
