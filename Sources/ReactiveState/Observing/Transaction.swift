@@ -4,6 +4,7 @@ import Synchronization
 /// Runs `body` as one transaction: continuous observers affected by its mutations run at
 /// most once, after the outermost transaction on this thread ends, and see all of its new
 /// values (no intermediate states). Transactions nest; only the outermost one delivers.
+/// A transaction that ends by throwing still delivers: its mutations were made.
 ///
 /// An observer without a scheduler runs on this thread as the transaction ends. One with a
 /// scheduler (`.mainActor`, a ``ManualScheduler``, an ``ObservedValues`` iteration) is handed

@@ -20,6 +20,26 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  /// The documented rule for a transaction that throws: its mutations were made, so its
+  /// observers still run, once, and later changes still reach them.
+  @Test func aTransactionThatThrowsStillDelivers() {
+    struct Abandoned: Error {}
+    let model = HandModel()
+    let seen = Box<[String]>([])
+    let token = observe { seen.value.append("\(model.a),\(model.b)") }
+    #expect(throws: Abandoned.self) {
+      try withTransaction { () throws(Abandoned) in
+        model.a = 1
+        model.b = 2
+        throw Abandoned()
+      }
+    }
+    #expect(seen.value == ["0,0", "1,2"])
+    model.a = 3
+    #expect(seen.value.last == "3,2")
+    withExtendedLifetime(token) {}
+  }
+
   @Test func aScheduledObserverIsHandedToItsSchedulerWhenTheTransactionEnds() {
     let model = HandModel()
     let scheduler = ManualScheduler()
