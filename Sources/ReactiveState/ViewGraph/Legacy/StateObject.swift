@@ -75,13 +75,18 @@ extension StateObject: InstallableProperty, NodeOwnedProperty {
     }
     holder.subscription.subscribe(to: holder.object)
     handle.link(holder.object)
+    // A view value installed before this one (one the parent stores, say) holds the object
+    // weakly from now on: the identity keeps it while it lives, so only the latest handle
+    // must keep it past the identity's end (and is released then, see `kill()`).
+    if let previous = holder.latestHandle, previous !== handle { previous.release() }
     holder.latestHandle = handle
     return nil
   }
 }
 
-/// Links a ``StateObject`` view value to its identity's object: strongly while the identity
-/// lives, weakly once it ended (see ``StateObjectHolder/kill()``).
+/// Links a ``StateObject`` view value to its identity's object: strongly while it is the view
+/// value the identity installed last and the identity lives, weakly once another replaced it
+/// or the identity ended (see ``StateObjectHolder/kill()``).
 @MainActor
 final class StateObjectHandle<ObjectType: AnyObject>: PropertyLink {
   private var strongObject: ObjectType?
@@ -109,7 +114,8 @@ final class StateObjectHolder<ObjectType: ObservableObject>: KillableCell {
   let object: ObjectType
   let subscription: LegacySubscription
   /// The handle of the view value installed last: the one the node and its parent hold
-  /// (a view value the parent stores is installed with every evaluation).
+  /// (a view value the parent stores is installed with every evaluation). The only one that
+  /// keeps the object alive: an earlier one is released when another replaces it.
   var latestHandle: StateObjectHandle<ObjectType>?
   /// The identity's node, to release the object after its end-of-life effects.
   private let reference: WeakNodeReference
