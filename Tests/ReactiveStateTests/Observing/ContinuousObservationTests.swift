@@ -60,21 +60,20 @@ import Testing
   /// A body that read nothing can never run again, so nothing keeps it: what it captured is
   /// released while its token is still held (a body that read something is kept).
   @Test func anObserverThatReadNothingLetsGoOfItsBodyAtOnce() {
-    final class Capture: Sendable {}
     let model = HandModel()
     let runs = Box(0)
-    weak var unreadCapture: Capture?
-    weak var readCapture: Capture?
+    weak var unreadCapture: Canary?
+    weak var readCapture: Canary?
     var tokens: [ObservationToken] = []
     do {
-      let capture = Capture()
+      let capture = Canary()
       unreadCapture = capture
       tokens.append(
         observe {
           runs.value += 1
           withExtendedLifetime(capture) {}
         })
-      let kept = Capture()
+      let kept = Canary()
       readCapture = kept
       tokens.append(
         observe {
@@ -118,16 +117,15 @@ import Testing
   /// A run in progress on another thread keeps the body until it ends; `cancel()` returns at
   /// once and the body goes with the run's end.
   @Test func cancellingDuringARunReleasesTheBodyWhenTheRunEnds() {
-    final class Capture: Sendable {}
     let model = HandModel()
     let entered = DispatchSemaphore(value: 0)
     let proceed = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
     let blocks = Box(false)
-    weak var weakCapture: Capture?
+    weak var weakCapture: Canary?
     var token: ObservationToken?
     do {
-      let capture = Capture()
+      let capture = Canary()
       weakCapture = capture
       token = observe {
         _ = model.a
