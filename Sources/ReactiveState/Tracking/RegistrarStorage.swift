@@ -99,10 +99,11 @@ final class RegistrarStorage: @unchecked Sendable {
       headSlot?.wideIndex?.candidates(hash: keyPathHash) ?? (nil, [])
     }
     let identity = Unmanaged.passUnretained(keyPath).toOpaque()
-    if let first, first.matchesIdentity(identity) || first.matchesByValue(keyPath) {
-      return first
+    let matches = { (slot: PropertySlot) in
+      slot.matchesIdentity(identity) || slot.matchesByValue(keyPath)
     }
-    return others.first { $0.matchesIdentity(identity) || $0.matchesByValue(keyPath) }
+    if let first, matches(first) { return first }
+    return others.first(where: matches)
   }
 
   /// The slot for `keyPath`, created if needed.
