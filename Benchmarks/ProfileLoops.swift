@@ -19,6 +19,13 @@ enum ProfileLoops {
       let token = observe { _ = model.count }
       for i in 0..<count { model.count = i + 1 }
       withExtendedLifetime(token) {}
+    case "continuous-mainactor":
+      MainActor.assumeIsolated {
+        let counter = MainActorCounter()
+        let token = observe { @MainActor in _ = counter.count }
+        for i in 0..<count { counter.count = i + 1 }
+        withExtendedLifetime(token) {}
+      }
     case "roundtrip":
       // As the benchmark row: the callback captures a counter (a closure context per arm).
       let fired = FireCounter()

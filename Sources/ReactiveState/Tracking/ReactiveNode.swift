@@ -40,9 +40,15 @@ class ReactiveNode: @unchecked Sendable {
   @exclusivity(unchecked) final var handsPendingRetainToQueue: Bool
   /// Whether deliveries to this node may be in flight on several threads at once (an SE-0506
   /// event registration: a `willSet` on the mutating thread, a `.deinit` on the releasing
-  /// one). A node sits in one delivery queue at a time (``nextQueued``), so each of its
-  /// deliveries is queued as a ``QueuedDelivery`` of its own.
+  /// one). A node sits in one delivery queue at a time (``nextQueued``): such a node is queued
+  /// itself when it is in no queue (``isInDeliveryQueue``), and otherwise as a
+  /// ``QueuedDelivery`` of its own. Either way the queue retains its entry (another thread may
+  /// read ``handsPendingRetainToQueue`` of an entry it holds, so it is never consulted).
   final let mayHaveConcurrentDeliveries: Bool
+  /// For a node with ``mayHaveConcurrentDeliveries``: whether it is linked into a delivery
+  /// queue as itself. Set under the graph lock when it is appended; cleared without the lock
+  /// (releasing) by the thread delivering it, once that thread is done with ``nextQueued``.
+  final let isInDeliveryQueue = Atomic<Bool>(false)
 
   init(
     interest: MutationInterest, isDerived: Bool = false, handsPendingRetainToQueue: Bool = false,
@@ -275,17 +281,23 @@ struct DeliveryQueue {
 
   /// Enqueues `node` (caller holds the graph lock).
   mutating func append(_ node: ReactiveNode) {
-    if node.mayHaveConcurrentDeliveries {
-      appendEntry(QueuedDelivery(node))
+    guard node.mayHaveConcurrentDeliveries else {
+      appendEntry(
+        node.handsPendingRetainToQueue
+          ? Unmanaged.passUnretained(node) : Unmanaged.passRetained(node))
+      return
+    }
+    // Acquiring: the thread that last delivered it is done with its `nextQueued`.
+    if node.isInDeliveryQueue.load(ordering: .acquiring) {
+      appendEntry(Unmanaged.passRetained(QueuedDelivery(node)))
     } else {
-      appendEntry(node)
+      node.isInDeliveryQueue.store(true, ordering: .relaxed)
+      appendEntry(Unmanaged.passRetained(node))
     }
   }
 
-  private mutating func appendEntry(_ node: ReactiveNode) {
-    let entry =
-      node.handsPendingRetainToQueue ? Unmanaged.passUnretained(node) : Unmanaged.passRetained(node)
-    node.nextQueued = nil
+  private mutating func appendEntry(_ entry: Unmanaged<ReactiveNode>) {
+    entry._withUnsafeGuaranteedRef { $0.nextQueued = nil }
     if let tail { tail._withUnsafeGuaranteedRef { $0.nextQueued = entry } } else { head = entry }
     tail = entry
   }
@@ -299,7 +311,9 @@ struct DeliveryQueue {
       let deliverConsumesRetain = entry._withUnsafeGuaranteedRef { node in
         cursor = node.nextQueued
         node.nextQueued = nil
-        return node.handsPendingRetainToQueue
+        guard node.mayHaveConcurrentDeliveries else { return node.handsPendingRetainToQueue }
+        node.isInDeliveryQueue.store(false, ordering: .releasing)
+        return false
       }
       // Nothing touches a consuming node after `deliver`: it may be gone or reused by then.
       entry._withUnsafeGuaranteedRef { $0.deliver(event, from: source) }
