@@ -43,9 +43,11 @@
 /// - ``updateLog`` names what invalidated each evaluation: the `@State` property, the
 ///   environment key, the model's key path (from the observer's event), or the legacy object
 ///   whose `objectWillChange` fired.
-/// - Post-pass effects run in a fixed order after each pass: every `onDisappear` (post-order:
-///   children first), every `onAppear` (pre-order), `onChange` actions, then task
-///   cancellations and starts. Tasks are main-actor `Task`s tracked by the
+/// - Post-pass effects run in a fixed order after each pass: every `onDisappear` (children
+///   before their parent), every `onAppear` (parents before their children), `onChange`
+///   actions, then task cancellations and starts. Between views of different subtrees they
+///   follow the pass's evaluation order (shallower dirty views first), not tree order; SwiftUI
+///   documents no order there. Tasks are main-actor `Task`s tracked by the
 ///   host (``runningTaskCount``, ``settle()``); ``close()`` ends every identity.
 @MainActor
 public final class ViewHost {
@@ -79,7 +81,7 @@ public final class ViewHost {
   public private(set) var passCount = 0
 
   var root: ViewNode!
-  @exclusivity(unchecked) private var dirty = DirtyQueue()
+  @exclusivity(unchecked) private(set) var dirty = DirtyQueue()
   /// Nodes evaluated since the last ``beginPass()`` carry this stamp.
   @exclusivity(unchecked) private var passStamp = 1
   private var isFlushing = false
@@ -219,7 +221,7 @@ public final class ViewHost {
   /// Forgets which nodes were evaluated: none counts as evaluated in this pass any more.
   private func beginPass() { passStamp += 1 }
 
-  private func wasEvaluatedThisPass(_ node: ViewNode) -> Bool { node.passStamp == passStamp }
+  func wasEvaluatedThisPass(_ node: ViewNode) -> Bool { node.passStamp == passStamp }
 
   // MARK: - Invalidation
 
@@ -270,7 +272,7 @@ public final class ViewHost {
 
   // MARK: - Evaluation
 
-  private func makeNode(
+  func makeNode(
     _ view: any View, component: IdentityComponent, parent: ViewNode?,
     environment: EnvironmentValues
   ) -> ViewNode {
@@ -281,7 +283,7 @@ public final class ViewHost {
 
   /// Evaluates `node`'s body (or expansion) in its own tracking scope, then reconciles its
   /// children outside that scope so their reads stay theirs.
-  private func evaluate(_ node: ViewNode, cause: UpdateCause, newInput: Bool = false) {
+  func evaluate(_ node: ViewNode, cause: UpdateCause, newInput: Bool = false) {
     dirty.remove(node)
     node.pendingCause = nil
     node.passStamp = passStamp
@@ -370,93 +372,6 @@ public final class ViewHost {
   private func expand(_ primitive: any PrimitiveView, of node: ViewNode) -> [ChildSpec] {
     node.childEnvironment = primitive.childEnvironment(node, inherited: node.environment)
     return primitive.makeChildren(node)
-  }
-
-  private struct ChildKey: Hashable {
-    var component: IdentityComponent
-    var type: ObjectIdentifier
-  }
-
-  /// Matches `specs` to existing children by (identity component, concrete type): matches keep
-  /// their state, the rest are torn down and new identities are mounted.
-  private func reconcile(_ node: ViewNode, with specs: [ChildSpec]) {
-    if specs.isEmpty, node.children.isEmpty { return }
-    if specs.count == 1, node.children.count == 1, let child = node.children.first,
-      child.component == specs[0].component,
-      child.typeID == ObjectIdentifier(Swift.type(of: specs[0].view))
-    {
-      // The common case (a body's single child, kept): no key table needed.
-      update(child, of: node, to: specs[0])
-      return
-    }
-    let current = node.children
-    if keepsEveryPlace(current, specs) {
-      // Every child kept in place (a re-expanded list): no key table needed either. An
-      // expansion's components are distinct, so matching by position is matching by key.
-      for index in specs.indices { update(current[index], of: node, to: specs[index]) }
-      return
-    }
-    var existing: [ChildKey: ViewNode] = [:]
-    for child in node.children {
-      existing[ChildKey(component: child.component, type: child.typeID)] = child
-    }
-    var matches: [(ChildSpec, ViewNode?)] = []
-    matches.reserveCapacity(specs.count)
-    for spec in specs {
-      let key = ChildKey(
-        component: spec.component, type: ObjectIdentifier(Swift.type(of: spec.view)))
-      matches.append((spec, existing.isEmpty ? nil : existing.removeValue(forKey: key)))
-    }
-    for child in node.children
-    where existing[ChildKey(component: child.component, type: child.typeID)] === child {
-      remove(child)
-    }
-    var children: [ViewNode] = []
-    children.reserveCapacity(matches.count)
-    for (spec, match) in matches {
-      guard let child = match else {
-        let child = makeNode(
-          spec.view, component: spec.component, parent: node, environment: node.childEnvironment)
-        children.append(child)
-        evaluate(child, cause: .mount)
-        continue
-      }
-      children.append(child)
-      update(child, of: node, to: spec)
-    }
-    node.children = children
-  }
-
-  /// Whether `specs` has the key of each of `children` at its position, and nothing more. A loop,
-  /// not `allSatisfy`: its closure would check the actor's executor on every call.
-  private func keepsEveryPlace(_ children: [ViewNode], _ specs: [ChildSpec]) -> Bool {
-    guard specs.count == children.count else { return false }
-    for index in specs.indices
-    where children[index].component != specs[index].component
-      || children[index].typeID != ObjectIdentifier(Swift.type(of: specs[index].view))
-    {
-      return false
-    }
-    return true
-  }
-
-  /// Gives a kept `child` its parent's new value and environment; re-evaluates it when the
-  /// value is not known to equal the previous one or the child is dirty.
-  private func update(_ child: ViewNode, of node: ViewNode, to spec: ChildSpec) {
-    child.environment = node.childEnvironment
-    let inputChanged =
-      child.isPrimitive && !child.skipsWhenEqual
-      || !ViewEquality.areKnownEqual(child.view, spec.view, info: child.info)
-    child.view = spec.view
-    let isDirty = dirty.contains(child)
-    guard inputChanged || isDirty else { return }
-    if wasEvaluatedThisPass(child) {
-      markDirty(child, cause: .parentInput, forcesRun: true)
-    } else {
-      evaluate(
-        child, cause: isDirty ? (child.pendingCause ?? .unknownProperty) : .parentInput,
-        newInput: inputChanged)
-    }
   }
 
   /// Gives `writer`'s descendants the environment `childEnvironment` derives (their parents'

@@ -12,7 +12,8 @@ enum EffectPhase: Int, CaseIterable {
 
 /// The effects one update pass queued, run after it in a fixed order: every disappear, then
 /// every appear, then `onChange` actions, then task cancellations and starts; within a phase,
-/// in the order they were queued (tree order).
+/// in the order they were queued (the pass's evaluation order: parents before children, and
+/// shallower dirty views before deeper ones elsewhere in the tree).
 ///
 /// ``next()`` hands them out one at a time from the batch being run, so a run nested in an
 /// effect (one that closes the host, whose `close()` runs what is pending before ending every
