@@ -14,18 +14,33 @@ final class SubscriberList<Input>: @unchecked Sendable {
     @usableFromInline let id: UInt64
     @usableFromInline let receive: (Input) -> Void
     /// Cleared when the subscription is removed.
-    @usableFromInline let isActive = ActiveFlag()
+    @usableFromInline let isActive: ActiveFlag
 
     @usableFromInline
     init(id: UInt64, receive: @escaping (Input) -> Void) {
       self.id = id
       self.receive = receive
+      isActive = ActiveFlag()
+    }
+
+    /// What stays in the list of a removed entry until compaction: its id and cleared flag,
+    /// without its closure.
+    init(removed entry: Entry) {
+      id = entry.id
+      receive = { _ in }
+      isActive = entry.isActive
     }
   }
 
   @usableFromInline let lock = WordLock()
+  /// The subscriptions in subscription order (so sorted by `id`), including removed ones not
+  /// yet compacted away: their flag is cleared and their closure already released.
   @usableFromInline var entries: [Entry] = []
   @usableFromInline var nextID: UInt64 = 0
+  /// How many of `entries` are removed ones.
+  private var removedCount = 0
+  /// Entries examined or moved by removals so far (tests check removal's cost with it).
+  private(set) var removalSteps = 0
 
   @usableFromInline
   init() {}
@@ -40,19 +55,42 @@ final class SubscriberList<Input>: @unchecked Sendable {
     return AnyCancellable { [weak self] in self?.remove(id) }
   }
 
+  /// Removes the subscription `id` in amortized O(log n): a binary search (ids ascend) finds
+  /// its entry, which stays in place with its closure released; once removed entries make up
+  /// half of the list they are compacted away in one pass. A `send` on a snapshot skips them.
   private func remove(_ id: UInt64) {
     // The removed closure is released after the lock is dropped (its deinit may run user code).
     let removed = lock.withLock { () -> ((Input) -> Void)? in
-      guard let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
-      let entry = entries.remove(at: index)
+      guard let index = index(of: id) else { return nil }
+      let entry = entries[index]
+      guard entry.isActive.isSet.load(ordering: .relaxed) else { return nil }
       entry.isActive.isSet.store(false, ordering: .releasing)
+      entries[index] = Entry(removed: entry)
+      removedCount += 1
+      if removedCount * 2 >= entries.count {
+        removalSteps += entries.count
+        entries.removeAll { !$0.isActive.isSet.load(ordering: .relaxed) }
+        removedCount = 0
+      }
       return entry.receive
     }
     _ = removed
   }
 
+  /// The index of the entry of subscription `id` (called with the lock held).
+  private func index(of id: UInt64) -> Int? {
+    var low = 0
+    var high = entries.count
+    while low < high {
+      removalSteps += 1
+      let middle = low + (high - low) / 2
+      if entries[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    return low < entries.count && entries[low].id == id ? low : nil
+  }
+
   /// The number of live subscribers.
-  var count: Int { lock.withLock { entries.count } }
+  var count: Int { lock.withLock { entries.count - removedCount } }
 
   /// Delivers `value` to a snapshot of the subscribers, outside the lock.
   @inlinable
