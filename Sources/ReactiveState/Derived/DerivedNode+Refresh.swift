@@ -116,20 +116,14 @@ extension DerivedNode {
     return lockUnlessCycleAcrossThreads()
   }
 
-  /// The threads blocked on a compute lock and the values they wait for (each alive while its
-  /// reader waits), each held by the thread refreshing it: two values that read each other,
-  /// computed at once on two threads, would otherwise each wait for the other's lock forever,
-  /// a cycle one thread alone detects by finding itself refreshing the value it reads.
-  private static let waits = WaitForGraph<Unmanaged<DerivedNode>> {
-    $0._withUnsafeGuaranteedRef { $0.refreshingThread.load(ordering: .relaxed) }
-  }
-
   /// The contended half of ``lockUnlessCycle()``.
   @inline(never)
   private func lockUnlessCycleAcrossThreads() -> Bool {
     let thread = Self.currentThread
     var sightings = 0
-    while !Self.waits.beginWait(thread, for: .passUnretained(self)) {
+    // Two values that read each other, computed at once on two threads, would otherwise each
+    // wait for the other's lock forever (one thread alone finds itself refreshing the value).
+    while !WaitForGraph.shared.beginWait(thread, for: .derivedValue(.passUnretained(self))) {
       // A deadlock stays one; a chain read while a holder was handing over does not.
       if computeLock.tryLock() { return true }
       sightings += 1
@@ -140,7 +134,7 @@ extension DerivedNode {
       rs_thread_yield()
     }
     computeLock.lock()
-    Self.waits.endWaits(of: [thread])
+    WaitForGraph.shared.endWaits(of: [thread])
     return true
   }
 

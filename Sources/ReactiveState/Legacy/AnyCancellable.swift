@@ -22,14 +22,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   private var runner: UInt = 0
   /// Where other callers of ``cancel()`` wait for the running action; made by the first one.
   private var completion: DispatchSemaphore?
-  /// The threads that wait on ``completion`` (see ``waits``).
+  /// The threads that wait on ``completion`` (registered in ``WaitForGraph/shared``).
   private var waiters: [UInt] = []
-
-  /// Callers of ``cancel()`` waiting for another thread's run of an action, each waiting for
-  /// the thread running it: two tokens whose actions cancel each other (a pair torn down
-  /// together), cancelled at once on two threads, would otherwise wait for each other forever;
-  /// a call whose wait would close such a cycle returns at once, as one from inside the action.
-  private static let waits = WaitForGraph<UInt> { $0 }
 
   /// Creates a token that runs `cancel` once, on the first ``cancel()`` or on deinit.
   public init(_ cancel: @escaping () -> Void) {
@@ -50,7 +44,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// A call made while another thread runs the action waits until it has finished, so no call
   /// returns before the cancellation is complete. A call made by the action itself (on its
   /// own thread) returns at once, and so does one whose wait would close a cycle of threads
-  /// each waiting for an action the next one runs (tokens whose actions cancel each other).
+  /// each waiting for the next (tokens whose actions cancel each other, or an action reading a
+  /// ``Computed`` whose derivation, running on another thread, cancels this token).
   public func cancel() {
     let thread = UInt(bitPattern: rs_current_thread())
     lock.lock()
@@ -61,7 +56,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
       action()
       finishRun()
     } else if runner != 0 && runner != thread
-      && Self.waits.beginWait(thread, for: runner)
+      && WaitForGraph.shared.beginWait(thread, for: .cancellation(runner: runner))
     {
       let completion = completion ?? DispatchSemaphore(value: 0)
       self.completion = completion
@@ -81,7 +76,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         self.completion = nil
         self.waiters = []
       }
-      if !self.waiters.isEmpty { Self.waits.endWaits(of: self.waiters) }
+      if !self.waiters.isEmpty { WaitForGraph.shared.endWaits(of: self.waiters) }
       return (self.completion, self.waiters)
     }
     for _ in waiters { completion?.signal() }

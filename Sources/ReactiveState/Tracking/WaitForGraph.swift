@@ -6,8 +6,9 @@
 /// thread waits for, its holder…); when the chain leads back to itself, the wait would close
 /// a cycle and is not registered. The last thread of a cycle to arrive always sees it: every
 /// other one registered its wait under this graph's lock after it became the holder of what
-/// it holds. Only contended paths come here; ``AnyCancellable`` and ``DerivedNode`` each keep
-/// one graph.
+/// it holds. Only contended paths come here. ``AnyCancellable`` and ``DerivedNode`` share one
+/// graph (``shared``): a cycle may pass through both kinds of wait (a cancel action reading a
+/// value whose derivation cancels that token).
 final class WaitForGraph<Target>: @unchecked Sendable {
   private let lock = WordLock()
   /// The waiting threads (their thread-state addresses) and what they wait for. A thread
@@ -40,5 +41,25 @@ final class WaitForGraph<Target>: @unchecked Sendable {
   /// woken: no chain may pass through a thread that no longer waits).
   func endWaits(of waiters: [UInt]) {
     lock.withLock { waits.removeAll { waiters.contains($0.waiter) } }
+  }
+}
+
+/// What a thread of the shared wait-for graph waits for.
+enum WaitTarget {
+  /// A derived value's compute lock, held by the thread refreshing the value (alive while its
+  /// reader waits).
+  case derivedValue(Unmanaged<DerivedNode>)
+  /// The end of an ``AnyCancellable``'s action, held by the thread running it.
+  case cancellation(runner: UInt)
+}
+
+extension WaitForGraph where Target == WaitTarget {
+  /// The graph every blocking wait of the library registers in.
+  static let shared = WaitForGraph<WaitTarget> { target in
+    switch target {
+    case .derivedValue(let node):
+      node._withUnsafeGuaranteedRef { $0.refreshingThread.load(ordering: .relaxed) }
+    case .cancellation(let runner): runner
+    }
   }
 }
