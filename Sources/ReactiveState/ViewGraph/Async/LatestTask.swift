@@ -11,7 +11,8 @@
 ///    task) is never committed, so "cancelled" never shows as "failed".
 ///
 /// Store it in a model as an untracked property (no registrar access), so starting and
-/// cancelling tasks invalidates no view.
+/// cancelling tasks invalidates no view. Releasing the runner (its model went with the view
+/// identity that owned it) cancels the running task: nothing could commit its result any more.
 @MainActor
 public final class LatestTask<Value> {
   /// Incremented by every ``run(_:commit:)`` and ``cancel()``; a task commits only while its
@@ -21,6 +22,11 @@ public final class LatestTask<Value> {
 
   /// Creates an idle runner.
   public init() {}
+
+  // The running task holds the runner weakly: once it is gone, nothing commits the result.
+  isolated deinit {
+    task?.cancel()
+  }
 
   /// True while the latest task has not finished.
   public var isRunning: Bool { task != nil }

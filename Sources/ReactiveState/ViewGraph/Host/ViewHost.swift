@@ -320,7 +320,8 @@ public final class ViewHost {
         specs = []
       }
     }
-    guard let specs else { return }
+    // Re-expanded by its own reads only, a modifier's children already hold its content.
+    guard let specs, force || node.info.primitive?.childrenFollowValue != true else { return }
     reconcile(node, with: specs)
   }
 
