@@ -12,11 +12,25 @@
 }
 
 /// Defeats dead-code elimination of benchmark results.
-nonisolated(unsafe) var benchmarkSink = 0
-@inline(never) func consume<T>(_ value: T) {
-  withUnsafePointer(to: value) { benchmarkSink &+= Int(bitPattern: $0) & 1 }
+///
+/// Not optimised, so the caller must compute and pass `value`: an optimised generic body that
+/// only looked at the value's address let the specialiser drop the argument (the old form
+/// compiled to an empty function, so no caller's result was kept alive by it).
+@inline(never) @_optimize(none) func consume<T>(_ value: T) {
+  _ = value
 }
 @inline(never) func opaqueInt(_ value: Int) -> Int { value }
+
+/// Where `opaque(_:)` parks objects (benchmarks run their loops on one thread at a time).
+nonisolated(unsafe) var benchmarkObjectSink: AnyObject?
+
+/// Returns `object` after letting it escape, so a benchmark loop treats it as any model
+/// reached through a reference: not promoted to the stack, and stores to it not sunk out of
+/// the loop or deleted as dead.
+@inline(never) func opaque<T: AnyObject>(_ object: T) -> T {
+  benchmarkObjectSink = object
+  return object
+}
 
 /// One printed line of the comparison table.
 struct BenchmarkRow: Sendable {

@@ -6,8 +6,10 @@
 /// the JS suite, and the last run is checked against the JS expected sum and count. Shortened
 /// runs (`--quick`, or a divided baseline) each continue where the previous one stopped, so
 /// that their writes still change values, and the last run is checked against the reference
-/// engine replaying the same runs (the full-mode run checks the reference engine itself against
-/// the JS values). Counts are only checked for adapters with `exactPullCounts`.
+/// engine replaying the same runs. In full mode (no `--quick`) the reference engine is first
+/// checked itself against the JS values, so the baseline's expected values come from an oracle
+/// validated against the suite; in `--quick` mode the oracle is trusted (it is the same code).
+/// Counts are only checked for adapters with `exactPullCounts`.
 struct DynamicGraphScenario: ReactivityScenario {
   let config: DynamicGraphConfig
   let baselineDivisor: Int
@@ -19,6 +21,12 @@ struct DynamicGraphScenario: ReactivityScenario {
     let iterations = context.scaled(config.iterations, minimum: 2)
     let isFull = iterations == config.iterations
     let runs = 1 + context.samples
+    if !isFull && !context.harness.quick {
+      let oracle = Self.fullRun(ReferenceFramework(), config)
+      check(
+        oracle, expected: (config.expectedSum, config.expectedCount), ReferenceFramework(),
+        context, "reference engine, \(config.iterations) iterations")
+    }
     let expected =
       isFull
       ? (config.expectedSum, config.expectedCount)
@@ -50,6 +58,20 @@ struct DynamicGraphScenario: ReactivityScenario {
       context.checker.expect(
         result.count == expected.count, "\(label): count \(result.count) == \(expected.count)")
     }
+  }
+
+  /// The JS suite's run with its iteration count: a warm-up run, then a counted run, both from
+  /// iteration 0. Returns the counted run's sum and computation count.
+  static func fullRun<G: ReactiveFramework>(
+    _ framework: G, _ config: DynamicGraphConfig
+  ) -> (sum: Double, count: Int) {
+    let graph = framework.withBuild { DynamicGraph(framework, config: config) }
+    _ = graph.run(iterations: config.iterations)
+    graph.counter.count = 0
+    let sum = graph.run(iterations: config.iterations)
+    let count = graph.counter.count
+    framework.cleanup()
+    return (sum, count)
   }
 
   /// Builds a graph and makes `runs` consecutive shortened runs; returns the last run's sum
