@@ -5,20 +5,8 @@ import Testing
 /// that must not change the identity of the view they erase.
 @MainActor
 @Suite struct ViewGraphReconcileEdgeTests {
-  @MainActor final class Log {
-    var entries: [String] = []
-    func count(_ prefix: String) -> Int { entries.filter { $0.hasPrefix(prefix) }.count }
-  }
-
-  struct Leaf: View {
-    let name: String
-    let log: Log
-    var body: some View {
-      Text(name)
-        .onAppear { log.entries.append("appear \(name)") }
-        .onDisappear { log.entries.append("disappear \(name)") }
-    }
-  }
+  typealias Log = ViewGraphLifecycleTests.Log
+  typealias Leaf = ViewGraphLifecycleTests.Detail
 
   /// An explicit id and `ForEach` ids that are `.nan`, which `==` never finds equal to itself.
   struct NotSelfEqualIDs: View {
@@ -76,4 +64,9 @@ import Testing
     let again = ViewHost(AnyView(erasing: AnyView(CounterView(label: "again"))))
     #expect(again.nodeCount == direct.nodeCount)
   }
+}
+
+extension ViewGraphLifecycleTests.Log {
+  /// How many entries start with `prefix`.
+  func count(_ prefix: String) -> Int { entries.filter { $0.hasPrefix(prefix) }.count }
 }

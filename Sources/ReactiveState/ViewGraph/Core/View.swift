@@ -50,10 +50,10 @@ protocol PrimitiveView {
   /// same tracking scope (what it reads re-expands the node when it changes).
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues
 
-  /// True for modifiers whose children are their stored content whatever the node reads (a
+  /// True for modifiers whose children are their stored content, whatever the node reads (a
   /// search field's text, an inherited value it writes into): a re-expansion caused by those
   /// reads hands the children the values they already hold, so they are not re-evaluated.
-  static var childrenFollowValue: Bool { get }
+  static var childrenDependOnlyOnValue: Bool { get }
 }
 
 extension PrimitiveView {
@@ -64,7 +64,7 @@ extension PrimitiveView {
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues {
     inherited
   }
-  static var childrenFollowValue: Bool { false }
+  static var childrenDependOnlyOnValue: Bool { false }
 }
 
 extension View where Body == Never {

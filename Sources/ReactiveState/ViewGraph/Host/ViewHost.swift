@@ -321,7 +321,7 @@ public final class ViewHost {
       }
     }
     // Re-expanded by its own reads only, a modifier's children already hold its content.
-    guard let specs, force || node.info.primitive?.childrenFollowValue != true else { return }
+    guard let specs, force || node.info.primitive?.childrenDependOnlyOnValue != true else { return }
     reconcile(node, with: specs)
   }
 

@@ -13,7 +13,7 @@ public struct EnvironmentWriterView<Content: View>: View, PrimitiveView {
 
   /// A change of an inherited value it writes into (`\.theme.size`) re-expands this node to
   /// update its cells: only the content's readers of the key re-evaluate.
-  static var childrenFollowValue: Bool { true }
+  static var childrenDependOnlyOnValue: Bool { true }
 
   func childEnvironment(_ node: ViewNode, inherited: EnvironmentValues) -> EnvironmentValues {
     // Seeded with the inherited values, so that a write into one (`\.theme.size`) keeps the

@@ -8,7 +8,7 @@ public struct SearchableView<Content: View>: View, PrimitiveView, ControlView {
 
   var controlKind: ControlKind { .textField }
   /// Typing re-expands this node alone: the content does not depend on the text it reads.
-  static var childrenFollowValue: Bool { true }
+  static var childrenDependOnlyOnValue: Bool { true }
   func controlLabel(_ node: ViewNode) -> String { prompt }
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
     node.controlValue = text.wrappedValue
