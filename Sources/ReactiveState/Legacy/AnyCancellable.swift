@@ -45,7 +45,10 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// returns before the cancellation is complete. A call made by the action itself (on its
   /// own thread) returns at once, and so does one whose wait would close a cycle of threads
   /// each waiting for the next (tokens whose actions cancel each other, or an action reading a
-  /// ``Computed`` whose derivation, running on another thread, cancels this token).
+  /// ``Computed`` whose derivation, running on another thread, cancels this token). Waits the
+  /// library cannot see are not detected: an action that waits synchronously for another
+  /// thread (`queue.sync`, a semaphore) must not wait for one that cancels this same token
+  /// meanwhile, or both wait forever.
   public func cancel() {
     let thread = UInt(bitPattern: rs_current_thread())
     lock.lock()
