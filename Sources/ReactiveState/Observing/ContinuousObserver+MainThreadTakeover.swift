@@ -26,8 +26,8 @@ extension ContinuousObserver {
     }
     phase = .running
     ObservationWave.advance()
-    // `handsPendingRetainToQueue` stays as it is: another thread's delivery of the queued
-    // run may still be in flight, and reads it to know whether its queue entry holds a retain.
+    // `handsPendingRetainToQueue` stays as it is: no queue reads it for a main-actor observer
+    // (another thread's queue may still hold this one), and each queue keeps its own retain.
     startedByReceive = true
     startKind = kind
     startIsCertain = pendingIsCertain || kind == .willSet

@@ -30,7 +30,9 @@ final class AtomicCounter: @unchecked Sendable {
   }
 }
 
-/// A lock-protected value for callbacks that run on other threads.
+/// A lock-protected value for callbacks that run on other threads. An in-place mutation
+/// (`box.value.append(x)`, `box.value += 1`) is one locked step, so concurrent ones lose
+/// nothing (it must not read the box again inside the mutation: the lock is not recursive).
 final class LockedBox<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var stored: Value
@@ -45,6 +47,11 @@ final class LockedBox<Value>: @unchecked Sendable {
       lock.lock()
       stored = newValue
       lock.unlock()
+    }
+    _modify {
+      lock.lock()
+      defer { lock.unlock() }
+      yield &stored
     }
   }
 }
