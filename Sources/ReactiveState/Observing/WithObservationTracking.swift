@@ -38,16 +38,27 @@ public func withObservationTracking<T>(
 ///
 /// As in SE-0506, `apply` may throw (typed): the reads it made before throwing are tracked,
 /// then the error is rethrown.
-public func withObservationTracking<T, Failure: Error>(
+public func withObservationTracking<T: ~Copyable, Failure: Error>(
   options: ObservationTracking.Options, _ apply: () throws(Failure) -> T,
   onChange: @escaping @Sendable (ObservationTracking.Event) -> Void
 ) throws(Failure) -> T {
-  let result = trackingAccesses { () -> Result<T, Failure> in
-    do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }
+  // The result may be noncopyable (as in SE-0506): it is moved out through an optional.
+  var result: T? = nil
+  let failure = trackingAccesses { () -> Failure? in
+    do throws(Failure) {
+      result = try apply()
+      return nil
+    } catch {
+      return error
+    }
   } install: { list in
     EventObserver.install(list, options: options, onChange: onChange)
   }
-  return try result.get()
+  if let failure { throw failure }
+  switch consume result {
+  case .some(let value): return value
+  case .none: preconditionFailure("apply neither returned nor threw")
+  }
 }
 
 /// Runs `apply` in a fresh access list, hands its reads to the enclosing scope (nested

@@ -89,7 +89,7 @@ extension MainActorObservationRegistrar: Codable {
   public nonisolated init(from decoder: any Decoder) throws { self.init() }
 
   /// Encodes nothing.
-  public nonisolated func encode(to encoder: any Encoder) throws {}
+  public nonisolated func encode(to encoder: any Encoder) {}
 }
 
 extension MainActorObservationRegistrar: Hashable {

@@ -148,7 +148,7 @@ extension ObservationRegistrar: Codable {
   public init(from decoder: any Decoder) throws { self.init() }
 
   /// Encodes nothing.
-  public func encode(to encoder: any Encoder) throws {}
+  public func encode(to encoder: any Encoder) {}
 }
 
 extension ObservationRegistrar: Hashable {

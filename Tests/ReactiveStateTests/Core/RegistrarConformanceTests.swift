@@ -50,4 +50,19 @@ import Testing
     #expect(Set([oursOnMain, OursOnTheMainActor(name: "a")]).count == 1)
     #expect(Set([theirs, Theirs(name: "a")]).count == 1)
   }
+
+  /// Observation's `encode(to:)` does not throw, so a hand-written `encode(to:)` may call it
+  /// without `try` (this compiles only while ours does not throw either).
+  @Test func encodingARegistrarNeedsNoTry() throws {
+    struct Wrapper: Encodable {
+      let ours = ReactiveState.ObservationRegistrar()
+      let theirs = Observation.ObservationRegistrar()
+      func encode(to encoder: any Encoder) {
+        ours.encode(to: encoder)
+        theirs.encode(to: encoder)
+      }
+    }
+    struct Host: Encodable { let wrapper = Wrapper() }
+    #expect(try Self.json(Host()) == #"{"wrapper":{}}"#)
+  }
 }

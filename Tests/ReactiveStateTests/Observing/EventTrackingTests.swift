@@ -129,4 +129,24 @@ import Testing
     #expect(continuous.value == [true, true])
     token.cancel()
   }
+
+  /// A resource that must not be copied (SE-0506 declares the options form's result
+  /// `~Copyable`).
+  struct Handle: ~Copyable {
+    let descriptor: Int
+  }
+
+  @Test func theResultMayBeNoncopyable() {
+    let model = HandModel()
+    model.a = 3
+    let events = Box<[String]>([])
+    let handle = ReactiveState.withObservationTracking(options: [.didSet]) {
+      Handle(descriptor: model.a)
+    } onChange: { event in
+      events.value.append("\(event.kind)")
+    }
+    #expect(handle.descriptor == 3)
+    model.a = 4
+    #expect(events.value == ["didSet"], "the reads made while building the result are tracked")
+  }
 }
