@@ -67,7 +67,8 @@ public func observe(_ apply: @escaping @MainActor @Sendable () -> Void) -> Obser
 /// deallocated, or `event.cancel()` is called.
 ///
 /// Delivery follows ``observe(scheduler:_:)``; SE-0506 always delivers at the next
-/// suspension point of the caller's isolation — pass `scheduler: .mainActor` for that shape.
+/// suspension point of the caller's isolation — pass `scheduler: .mainActor` for that shape,
+/// or, in an actor, call ``withContinuousObservation(options:isolation:apply:)``.
 public func withContinuousObservation(
   options: ObservationTracking.Options, scheduler: consuming (any ObservationScheduler)? = nil,
   apply: @escaping @Sendable (ObservationTracking.Event) -> Void
@@ -113,7 +114,7 @@ func observeIncludingDeallocations(
 /// Runs `observer` for the first time and returns the token that ends it. An observer whose
 /// first run read nothing can never run again: it is let go at once (its body and what the body
 /// captured with it), and the token has nothing to cancel.
-private func startObservation(_ observer: ContinuousObserver) -> ObservationToken {
+func startObservation(_ observer: ContinuousObserver) -> ObservationToken {
   observer.start()
   return ObservationToken(observer.readNothing ? nil : observer)
 }
