@@ -11,7 +11,9 @@
 /// Re-runs observers on an actor: each scheduled run is one `Task` that hops to it.
 ///
 /// Runs scheduled from different threads may reach the actor in any order; an observer has at
-/// most one scheduled run at a time (changes coalesce into it).
+/// most one scheduled run at a time (changes coalesce into it). It holds the actor strongly: an
+/// actor that keeps the token of an observation scheduled on itself would keep itself alive,
+/// so there use ``observe(isolation:_:)``, whose scheduler holds the actor weakly.
 public struct ActorScheduler: ObservationScheduler {
   /// The actor that every scheduled run executes on.
   public let actor: any Actor
@@ -21,6 +23,21 @@ public struct ActorScheduler: ObservationScheduler {
 
   /// Enqueues `work` on the actor.
   public func schedule(_ work: @escaping @Sendable () -> Void) {
+    Task { [actor] in await runOn(actor, work) }
+  }
+}
+
+/// ``ActorScheduler`` for the observations an actor starts with `isolation:` (whose token it
+/// usually keeps): it holds the actor weakly, or the actor would keep itself alive through its
+/// own token (actor → token → observer → scheduler → actor) even when the body does not
+/// capture it. Once the actor is gone, a queued run never starts (it could only run there).
+struct WeakActorScheduler: ObservationScheduler {
+  weak var actor: (any Actor)?
+
+  init(_ actor: any Actor) { self.actor = actor }
+
+  func schedule(_ work: @escaping @Sendable () -> Void) {
+    guard let actor else { return }
     Task { [actor] in await runOn(actor, work) }
   }
 }
@@ -52,8 +69,8 @@ public func observe(
   // `isolation`, so treating it as sendable never runs it concurrently with that actor.
   let body = unsafeBitCast(apply, to: (@Sendable () -> Void).self)
   let observer = ContinuousObserver(
-    triggers: .didSet, scheduler: ActorScheduler(isolation), label: "observe(isolation:) { … }",
-    body: .plain(body))
+    triggers: .didSet, scheduler: WeakActorScheduler(isolation),
+    label: "observe(isolation:) { … }", body: .plain(body))
   return startObservation(observer)
 }
 
@@ -77,7 +94,7 @@ public func withContinuousObservation(
   // As in `observe(isolation:_:)`: only ever called on `isolation`.
   let body = unsafeBitCast(apply, to: (@Sendable (ObservationTracking.Event) -> Void).self)
   let observer = ContinuousObserver(
-    triggers: options, scheduler: ActorScheduler(isolation),
+    triggers: options, scheduler: WeakActorScheduler(isolation),
     label: "withContinuousObservation(isolation:)", body: .events(body))
   return startObservation(observer)
 }

@@ -14,6 +14,27 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
   done.wait()
 }
 
+/// Runs `body` on a new thread (not the caller's, not the cooperative pool) and waits for it
+/// without blocking the calling task's thread.
+func onNewThread(_ body: @escaping @Sendable () -> Void) async {
+  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    Thread {
+      body()
+      done.resume()
+    }.start()
+  }
+}
+
+/// Yields until `done` holds (for deliveries that are `Task`s hopping to an actor), at most
+/// `limit` times; returns whether it did.
+func yield(until done: () async -> Bool, limit: Int = 20_000) async -> Bool {
+  for _ in 0..<limit {
+    if await done() { return true }
+    await Task.yield()
+  }
+  return await done()
+}
+
 /// A lock-protected counter for multi-threaded tests.
 final class AtomicCounter: @unchecked Sendable {
   private let lock = NSLock()

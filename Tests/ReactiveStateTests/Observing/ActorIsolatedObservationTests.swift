@@ -50,25 +50,6 @@ private actor Watcher {
 /// `withContinuousObservation(options:isolation:apply:)` and `observe(isolation:_:)`: the
 /// body is isolated to the actor passed as `isolation`, and every change is delivered there.
 @Suite struct ActorIsolatedObservationTests {
-  /// Runs `writes` on a new thread (not the actor's, not the cooperative pool) and waits for it.
-  private func onAnotherThread(_ writes: @escaping @Sendable () -> Void) async {
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      Thread {
-        writes()
-        done.resume()
-      }.start()
-    }
-  }
-
-  /// Yields until `done` holds (deliveries are `Task`s that hop to the actor), at most `limit`
-  /// times; returns whether it did.
-  private func yield(until done: () async -> Bool, limit: Int = 10_000) async -> Bool {
-    for _ in 0..<limit {
-      if await done() { return true }
-      await Task.yield()
-    }
-    return await done()
-  }
 
   @Test func initialEventRunsSynchronouslyInTheCallOnTheActor() async {
     let watcher = Watcher(model: HandModel())
@@ -80,13 +61,13 @@ private actor Watcher {
     let model = HandModel()
     let watcher = Watcher(model: model)
     _ = await watcher.start()
-    await onAnotherThread { model.a = 1 }
+    await onNewThread { model.a = 1 }
     #expect(await yield { await watcher.seen == [0, 1] })
-    await onAnotherThread { model.a = 2 }
+    await onNewThread { model.a = 2 }
     #expect(await yield { await watcher.seen == [0, 1, 2] })
     #expect(await watcher.kinds == [.initial, .didSet, .didSet])
-    await onAnotherThread { model.b = 5 }  // not read
-    await onAnotherThread { model.a = 3 }
+    await onNewThread { model.b = 5 }  // not read
+    await onNewThread { model.a = 3 }
     #expect(await yield { await watcher.seen.last == 3 })
     #expect(await watcher.seen == [0, 1, 2, 3], "the unread b never delivered an event")
   }
@@ -113,7 +94,7 @@ private actor Watcher {
     _ = await control.start()
     // A run queued while the actor is busy, then cancelled before the actor is free: never runs.
     await watcher.hold(cancelling: true) { model.a = 1 }
-    await onAnotherThread { model.a = 2 }  // after cancellation: queues nothing
+    await onNewThread { model.a = 2 }  // after cancellation: queues nothing
     #expect(await yield { await control.seen.last == 2 }, "the uncancelled observer saw both")
     for _ in 0..<1_000 { await Task.yield() }
     #expect(await watcher.seen == [0], "the cancelled observer saw neither change")
@@ -125,7 +106,7 @@ private actor Watcher {
     let model = HandModel()
     let watcher = Watcher(model: model)
     #expect(await watcher.startPlain() == [0])
-    await onAnotherThread { model.a = 1 }
+    await onNewThread { model.a = 1 }
     #expect(await yield { await watcher.seen == [0, 1] })
     await watcher.hold {
       model.a = 2
@@ -133,7 +114,7 @@ private actor Watcher {
     }
     #expect(await yield { await watcher.seen == [0, 1, 3] }, "coalesced into one run")
     await watcher.cancel()
-    await onAnotherThread { model.a = 4 }
+    await onNewThread { model.a = 4 }
     for _ in 0..<1_000 { await Task.yield() }
     #expect(await watcher.seen == [0, 1, 3])
   }
@@ -150,7 +131,7 @@ private actor Watcher {
       _ = model.a
     }
     #expect(onActor.value == [true])
-    await onAnotherThread { model.a = 1 }
+    await onNewThread { model.a = 1 }
     #expect(await yield { await watcher.run { onActor.value.count == 2 } })
     token.cancel()
   }
