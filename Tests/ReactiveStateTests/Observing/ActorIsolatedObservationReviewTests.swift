@@ -123,7 +123,29 @@ private actor Probe {
   func innerValues() -> [Int] { innerSeen }
   func runCount() -> Int { runs }
   func diagnostics() -> [ObservationDiagnostic] { reported }
-  func currentA() -> Int { model.a }
+}
+
+/// An actor observing a model whose storage is safe for concurrent writers.
+private actor LockedProbe {
+  let model: LockedTriple
+  var seen: [Int] = []
+  var inBody = false
+  var overlapped = false
+  var token: ObservationToken?
+
+  init(model: LockedTriple) { self.model = model }
+
+  func start() {
+    token = observe(isolation: self) {
+      self.preconditionIsolated("the body runs on the actor")
+      if self.inBody { self.overlapped = true }
+      self.inBody = true
+      defer { self.inBody = false }
+      self.seen.append(self.model[0])
+    }
+  }
+
+  func snapshot() -> (seen: [Int], overlapped: Bool) { (seen, overlapped) }
 }
 
 /// Two actor observers that keep changing each other: A reads `a` and writes `b`, B reads `b`
@@ -339,29 +361,28 @@ private actor Keeper {
     }
   }
 
+  /// Three threads write one property at once (one of them in transactions); the model keeps
+  /// its value behind a lock, since concurrent writers need synchronised storage.
   @Test func manyWritersNeverOverlapAndTheLastValueArrives() async {
-    let model = HandModel()
-    let probe = Probe(model: model)
-    await probe.startPlain()
+    let model = LockedTriple()
+    let probe = LockedProbe(model: model)
+    await probe.start()
     await withTaskGroup(of: Void.self) { group in
       for t in 0..<3 {
         group.addTask {
-          await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread {
-              for i in 0..<3_000 {
-                if t == 0 {
-                  withTransaction { model.a = i }
-                } else {
-                  model.a = i
-                }
+          await onNewThread {
+            for i in 0..<3_000 {
+              if t == 0 {
+                withTransaction { model[0] = i }
+              } else {
+                model[0] = i
               }
-              done.resume()
-            }.start()
+            }
           }
         }
       }
     }
-    let final = await probe.currentA()
+    let final = model.stored(0)
     #expect(await yield { await probe.snapshot().seen.last == final })
     #expect(await !probe.snapshot().overlapped)
   }
