@@ -38,7 +38,7 @@ struct WeakActorScheduler: ObservationScheduler {
 
   func schedule(_ work: @escaping @Sendable () -> Void) {
     guard let actor else { return }
-    Task { [actor] in await runOn(actor, work) }
+    ActorScheduler(actor).schedule(work)
   }
 }
 

@@ -108,12 +108,7 @@ private actor Probe {
   func dropToken() { token = nil }
 
   func hold(dropping: Bool = false, while work: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-      work()
-      done.signal()
-    }.start()
-    done.wait()
+    onAnotherThread(work)
     if dropping { token = nil }
   }
 

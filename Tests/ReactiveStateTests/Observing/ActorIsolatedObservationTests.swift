@@ -35,12 +35,7 @@ private actor Watcher {
   /// Keeps the actor busy while another thread runs `writes` (then, if `cancelling`, cancels
   /// the token before letting go): whatever they queue can only run once this returns.
   func hold(cancelling: Bool = false, while writes: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-      writes()
-      done.signal()
-    }.start()
-    done.wait()
+    onAnotherThread(writes)
     if cancelling { token?.cancel() }
   }
 
