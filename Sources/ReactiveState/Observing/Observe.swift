@@ -8,7 +8,9 @@
 ///   transaction's changes reach the scheduler when the transaction ends. Changes coalesce
 ///   while a run is pending.
 /// - Nested `observe` calls inside `apply` are independent: their reads never become the
-///   outer observer's dependencies (keep their tokens, or they end immediately).
+///   outer observer's dependencies (keep their tokens, or they end immediately). The same
+///   holds inside any tracking scope, such as a one-shot's `apply` (as for SE-0506, whose
+///   first run comes later; unlike swift-navigation's `observe`, whose first run leaks).
 /// - A body that keeps invalidating itself stops after 100 consecutive re-runs and reports an
 ///   ``ObservationDiagnostic`` naming the key path. Only runs that invalidated themselves
 ///   count (a change of what they read made on the thread running them): an observer whose
