@@ -188,29 +188,47 @@ import Testing
     token.cancel()
   }
 
-  /// §4.1 (`willSet` calls the property's `willSet` trackers): a `willSet` announced alone,
-  /// with no `didSet` after it, fires the one-shots of the property, and leaves nothing
-  /// behind: a one-shot armed after it waits for the next write, which fires it once.
-  @Test func aLoneWillSetFiresOneShotsAndLeavesNothingBehind() {
+  /// §3.2 item 12 for the event forms: the SPI's willSet/didSet handlers run on the thread
+  /// that performs the mutation, and so do the events of SE-0506's options form and of the
+  /// continuous form (without a scheduler).
+  @Test func eventsRunOnTheMutatingThread() {
     let theirs = ParityRound3Oracle()
     let ours = ParityRound3Model()
-    let fired = Box([0, 0])
-    func arm() {
-      Observation.withObservationTracking({ _ = theirs.a }, onChange: { fired.value[0] += 1 })
-      ReactiveState.withObservationTracking({ _ = ours.a }, onChange: { fired.value[1] += 1 })
+    let mutator = LockedBox<UInt>(0)
+    let onMutator = LockedBox<[String]>([])
+    @Sendable func note(_ name: String) {
+      onMutator.value.append("\(name) \(currentThreadID() == mutator.value)")
     }
-    arm()
-    theirs.registrar.willSet(theirs, keyPath: \.a)
-    ours.registrar.willSet(ours, keyPath: \.a)
-    #expect(fired.value == [1, 1], "the lone willSet")
-    arm()
-    #expect(fired.value == [1, 1], "armed after it")
-    theirs.a = 5
-    ours.a = 5
-    #expect(fired.value == [2, 2], "the next write")
-    theirs.a = 6
-    ours.a = 6
-    #expect(fired.value == [2, 2], "one-shot")
+    let tracking = LockedBox<Observation.ObservationTracking?>(nil)
+    Observation.withObservationTracking {
+      _ = theirs.a
+    } willSet: { received in
+      tracking.value = received
+      note("SPI willSet")
+    } didSet: { _ in
+      note("SPI didSet")
+    }
+    ReactiveState.withObservationTracking(options: [.willSet, .didSet]) {
+      _ = ours.a
+    } onChange: { event in
+      note("options \(event.kind)")
+    }
+    let token = withContinuousObservation(options: [.willSet, .didSet]) { event in
+      _ = ours.a
+      if event.kind != .initial { note("continuous \(event.kind)") }
+    }
+    onAnotherThread {
+      mutator.value = currentThreadID()
+      theirs.a = 1
+      ours.a = 1
+    }
+    tracking.value?.cancel()
+    token.cancel()
+    #expect(
+      onMutator.value.sorted() == [
+        "SPI didSet true", "SPI willSet true", "continuous didSet true",
+        "continuous willSet true", "options didSet true", "options willSet true",
+      ])
   }
 
   /// A continuous observer started inside a one-shot's `apply` is independent: its reads do
