@@ -4,8 +4,9 @@
 /// parent with another initial value, the stored value is kept. A new identity (`.id` change,
 /// branch flip, `ForEach` element removed and re-added) starts from the initial value again.
 /// One view value shown at several places (stored by its parent) has state at each.
-/// Writing an `Equatable` value equal to the current one does nothing. Before the view is
-/// mounted, reads return the initial value; writes are ignored and `$x` is a constant binding,
+/// Writing a value equal to the current one does nothing: `==` decides for an `Equatable` value,
+/// `===` for an object of a class that is not `Equatable`; any other value has no equality, so
+/// every write of one re-evaluates the views that read the state. Before the view is mounted, reads return the initial value; writes are ignored and `$x` is a constant binding,
 /// both reported as an ``ObservationDiagnostic``. After its identity ends,
 /// writes are dropped: silently from the clean-up of the views that ended with it (their
 /// `onDisappear` or `onDismiss` actions, their `.task`s finishing after cancellation), as a
