@@ -206,6 +206,30 @@ import Testing
     #expect(host.texts == ["ancestor none", "accent inner"])
   }
 
+  /// Items 36 and 28 (for the environment): an injected object is the one its readers see and
+  /// observe, even when another instance is equal to it by its own `==` (an id, say). The
+  /// environment cell compared objects with `==`, so it kept the old instance: its readers
+  /// showed it and followed its changes, not the injected one's.
+  @Test func anInjectedObjectEqualByItsEqualsStillReplacesThePreviousOne() throws {
+    let first = (AuditProfile(id: 1, name: "Ada"), AuditLegacyProfile(id: 1, name: "Ada"))
+    let second = (AuditProfile(id: 1, name: "Grace"), AuditLegacyProfile(id: 1, name: "Grace"))
+    let host = ViewHost(AuditProfileInjector(first: first, second: second))
+    #expect(host.texts == ["swap", "name Ada", "legacy Ada"])
+    try host.tap("swap")
+    #expect(host.texts == ["swap", "name Grace", "legacy Grace"])
+    host.perform {
+      second.0.name = "Lin"
+      second.1.name = "Lin"
+    }
+    #expect(host.texts == ["swap", "name Lin", "legacy Lin"], "the new instances are observed")
+    host.resetCounts()
+    host.perform {
+      first.0.name = "gone"
+      first.1.name = "gone"
+    }
+    #expect(host.totalBodyEvaluations == 0, "the replaced ones are not")
+  }
+
   // MARK: D. Scheduling and ordering
 
   /// Item 41: a write from `onAppear` is applied in a follow-up pass of the same flush.

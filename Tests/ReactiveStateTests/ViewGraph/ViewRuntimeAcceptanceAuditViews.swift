@@ -292,6 +292,60 @@ struct AuditAccentAncestor: View {
   }
 }
 
+/// An observable model equal by id, whatever its name.
+@MainActor final class AuditProfile: TrackedObservable, Equatable {
+  let observationRegistrar = ObservationRegistrar()
+  let id: Int
+  @Tracked var name: String
+
+  init(id: Int, name: String) {
+    self.id = id
+    self.name = name
+  }
+
+  nonisolated static func == (lhs: AuditProfile, rhs: AuditProfile) -> Bool { lhs.id == rhs.id }
+}
+
+/// A legacy model equal by id, whatever its name.
+final class AuditLegacyProfile: ObservableObject, Equatable {
+  let id: Int
+  @Published var name: String
+
+  init(id: Int, name: String) {
+    self.id = id
+    self.name = name
+  }
+
+  static func == (lhs: AuditLegacyProfile, rhs: AuditLegacyProfile) -> Bool { lhs.id == rhs.id }
+}
+
+struct AuditProfileReader: View {
+  @Environment(AuditProfile.self) private var profile
+  var body: some View { Text("name \(profile.name)") }
+}
+
+struct AuditLegacyProfileReader: View {
+  @EnvironmentObject var profile: AuditLegacyProfile
+  var body: some View { Text("legacy \(profile.name)") }
+}
+
+/// Injects one profile of each kind, then (after "swap") another instance equal to it by `==`.
+struct AuditProfileInjector: View {
+  let first: (AuditProfile, AuditLegacyProfile)
+  let second: (AuditProfile, AuditLegacyProfile)
+  @State private var usesSecond = false
+  var body: some View {
+    let (profile, legacy) = usesSecond ? second : first
+    VStack {
+      Button("swap") { usesSecond = true }
+      AuditProfileReader()
+      AuditLegacyProfileReader()
+    }
+    .environment(profile)
+    .environmentObject(legacy)
+  }
+}
+
 // MARK: - D, E, F. Scheduling, lifecycle, API edges
 
 struct AuditAppearWriter: View {

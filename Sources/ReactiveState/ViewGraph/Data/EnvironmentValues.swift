@@ -60,12 +60,23 @@ final class EnvironmentCell: Observable {
     return storage
   }
 
-  /// Replaces the value when it differs (`==` for Equatable values, `===` for objects, always
-  /// otherwise), invalidating exactly the views that read it.
+  /// Replaces the value when it differs (`===` for objects, `==` for other Equatable values,
+  /// always otherwise), invalidating exactly the views that read it.
   func update(_ newValue: Any) {
-    if ValueEquality.knownEqual(storage, newValue) == true { return }
+    if Self.isUnchanged(storage, newValue) { return }
     ViewGraphRuntime.withCause(.environment(key: name)) {
       registrar.withMutation(of: self, keyPath: \.value) { storage = newValue }
     }
+  }
+
+  /// Whether `newValue` leaves the cell's readers nothing new to see. Objects compare by
+  /// identity even when `Equatable`: a reader observes the instance it was given, so another
+  /// instance equal by its `==` (by id, say) must still reach the readers of an injected model
+  /// or `@EnvironmentObject`, or they keep showing and observing the old one.
+  private static func isUnchanged(_ oldValue: Any, _ newValue: Any) -> Bool {
+    if type(of: oldValue) is AnyClass, type(of: newValue) is AnyClass {
+      return (oldValue as AnyObject) === (newValue as AnyObject)
+    }
+    return ValueEquality.knownEqual(oldValue, newValue) == true
   }
 }

@@ -1,8 +1,9 @@
 /// A view whose subtree sees environment values set by this modifier.
 ///
 /// The modifier's node owns one observable cell per key it sets and writes the new value into it
-/// when the value changes (`==`, or `===` for objects), so exactly the descendants that read the
-/// key re-evaluate; views in between do not.
+/// when the value changes (`===` for objects, even `Equatable` ones: readers observe the instance
+/// injected; `==` for other values), so exactly the descendants that read the key re-evaluate;
+/// views in between do not.
 public struct EnvironmentWriterView<Content: View>: View, PrimitiveView {
   let content: Content
   let write: @MainActor (inout EnvironmentValues) -> Void
