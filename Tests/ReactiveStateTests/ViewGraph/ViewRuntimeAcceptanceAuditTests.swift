@@ -170,6 +170,26 @@ import Testing
     #expect(host.texts == ["tick 1", "let 1", "state 1", "env 1", "bindable 1"])
   }
 
+  /// Items 25 and 39: a model passed by `let` or `@Bindable` is compared by identity, even when
+  /// it is `Equatable`: the child observes the instance it holds. Compared with its `==` (an
+  /// id), another instance skipped the child, which kept showing and observing the old one.
+  @Test func aPassedModelEqualByItsEqualsStillReEvaluatesTheChild() throws {
+    let first = AuditProfile(id: 1, name: "Ada")
+    let second = AuditProfile(id: 1, name: "Grace")
+    let host = ViewHost(AuditProfilePasser(first: first, second: second))
+    try host.tap("swap")
+    #expect(host.texts == ["swap", "let Grace", "weak Grace"])
+    #expect(host.value(of: "bindable") == "Grace")
+    host.perform { second.name = "Lin" }
+    #expect(host.texts == ["swap", "let Lin", "weak Lin"], "the new instance is observed")
+    #expect(host.value(of: "bindable") == "Lin")
+    host.resetCounts()
+    host.perform { first.name = "gone" }
+    #expect(host.updateLog.isEmpty, "the old one is not")
+    try host.setText("Kay", in: "bindable")
+    #expect(second.name == "Kay" && first.name == "gone", "the binding writes the new one")
+  }
+
   /// Item 29: `objectWillChange` sent from a body is recorded, and its observers are updated in
   /// a later pass (never re-entered), so the flush settles with every view current.
   @Test func objectWillChangeFromABodyIsRecordedAndItsObserversUpdateLater() {

@@ -346,6 +346,39 @@ struct AuditProfileInjector: View {
   }
 }
 
+struct AuditProfileLetReader: View {
+  let profile: AuditProfile
+  var body: some View { Text("let \(profile.name)") }
+}
+
+/// The same with a `weak` field, which keeps it off the in-place field comparison.
+struct AuditProfileWeakReader: View {
+  let profile: AuditProfile
+  weak var anchor: AuditLog?
+  var body: some View { Text("weak \(profile.name)") }
+}
+
+struct AuditProfileBindableReader: View {
+  @Bindable var profile: AuditProfile
+  var body: some View { TextField("bindable", text: $profile.name) }
+}
+
+/// Passes one profile to its children, then (after "swap") another instance equal to it by `==`.
+struct AuditProfilePasser: View {
+  let first: AuditProfile
+  let second: AuditProfile
+  @State private var usesSecond = false
+  var body: some View {
+    let profile = usesSecond ? second : first
+    VStack {
+      Button("swap") { usesSecond = true }
+      AuditProfileLetReader(profile: profile)
+      AuditProfileWeakReader(profile: profile)
+      AuditProfileBindableReader(profile: profile)
+    }
+  }
+}
+
 // MARK: - D, E, F. Scheduling, lifecycle, API edges
 
 struct AuditAppearWriter: View {

@@ -15,7 +15,8 @@ struct FieldComparer {
     case nodeOwned
     /// `==` of the declared `Equatable` type, on the two fields in place.
     case equatable((UnsafeRawPointer, UnsafeRawPointer) -> Bool)
-    /// `===` of a class that is not `Equatable`: the two stored references.
+    /// `===` of a class that is not `Equatable`, or is `Observable` (see ``ViewEquality``): the
+    /// two stored references.
     case object
     /// A binding, an `@Environment` or an `@ObservedObject`: equal when both read the same
     /// source.
@@ -66,6 +67,7 @@ struct FieldComparer {
   private static func kind(of type: Any.Type, _ metadataKind: _MetadataKind) -> Kind {
     if type is any NodeOwnedProperty.Type { return .nodeOwned }
     if let binding = type as? any BindingComparable.Type { return .binding(binding) }
+    if ViewEquality.isObservableClass(type) { return .object }
     if let equatable = type as? any Equatable.Type { return .equatable(comparer(for: equatable)) }
     if type is AnyClass { return .object }
     // A struct nested in a struct compares field by field as `Mirror` would, in place.

@@ -11,7 +11,7 @@ struct FieldRule {
     case nodeOwned
     /// `==` of the field's `Equatable` type.
     case equatable((Any, Any) -> Bool)
-    /// `===` of a class that is not `Equatable`.
+    /// `===` of a class that is not `Equatable`, or is `Observable` (see ``ViewEquality``).
     case object
     /// The general rules (bindings, optionals, structs, closures, …).
     case general
@@ -35,6 +35,7 @@ struct FieldRule {
     // Optionals are left to the general rules: casts look through them, so which rule applies
     // depends on whether the value is nil.
     if value is any BindingComparable || type is any OptionalTypeMarker.Type { return .general }
+    if ViewEquality.isObservableClass(type) { return .object }
     if let equatable = type as? any Equatable.Type { return .equatable(comparer(for: equatable)) }
     return type is AnyClass ? .object : .general
   }

@@ -4,7 +4,9 @@
 /// offsets (``FieldComparer``); through `Mirror` for types with fields that cannot be read in
 /// place, and for values behind optionals and existentials).
 ///
-/// Rules, per field: `Equatable` values use `==`; class references use `===`; `@State` is
+/// Rules, per field: `Equatable` values use `==`; class references use `===`, and so do objects of
+/// `Observable` classes even when `Equatable` (a view observes the instance it holds: another
+/// instance equal by its `==` must re-evaluate it, or it keeps observing the old one); `@State` is
 /// equal (its value lives in the node); `@Environment` is equal when it reads the same key or
 /// object type; bindings are equal when they project the same source; `@ObservedObject`
 /// compares its object by identity (not by its `==`); structs, tuples, optionals and
@@ -113,12 +115,18 @@ enum ViewEquality {
     return result
   }
 
+  /// Whether `type` is a class adopting `Observable`, whose values compare by identity.
+  nonisolated static func isObservableClass(_ type: Any.Type) -> Bool {
+    type is AnyClass && type is any Observable.Type
+  }
+
   /// The general rules: whether `rhs` is known to equal `lhs`, `depth` levels into a view's
   /// fields; sets `sawClosure` for a field of a view (depth 1) that can never compare equal.
   static func equal(_ lhs: Any, _ rhs: Any, depth: Int, sawClosure: inout Bool) -> Bool {
     guard depth < 12, type(of: lhs) == type(of: rhs) else { return false }
     if lhs is any NodeOwnedProperty { return true }
     if let lhs = lhs as? any BindingComparable { return lhs.sameSource(as: rhs) }
+    if isObservableClass(type(of: lhs)) { return (lhs as AnyObject) === (rhs as AnyObject) }
     if let known = ValueEquality.knownEqual(lhs, rhs) { return known }
     let left = Mirror(reflecting: lhs)
     let right = Mirror(reflecting: rhs)
