@@ -190,6 +190,18 @@ import Testing
     #expect(second.name == "Kay" && first.name == "gone", "the binding writes the new one")
   }
 
+  /// Items 13 and 25: a `@State` holding an `Observable` model compares it by identity, even
+  /// when it is `Equatable`. Compared with its `==`, writing another instance equal by id was
+  /// dropped: the state kept the old model, and the view showed and observed it.
+  @Test func aStateModelReplacedByOneEqualByItsEqualsIsReplaced() throws {
+    let host = ViewHost(AuditProfileOwner())
+    try host.tap("reload")
+    #expect(host.texts.last == "state Grace")
+    try host.tap("rename")
+    #expect(host.texts.last == "state Lin")
+    #expect(host.bodyCount(AuditProfileOwner.self) == 3)
+  }
+
   /// Item 29: `objectWillChange` sent from a body is recorded, and its observers are updated in
   /// a later pass (never re-entered), so the flush settles with every view current.
   @Test func objectWillChangeFromABodyIsRecordedAndItsObserversUpdateLater() {

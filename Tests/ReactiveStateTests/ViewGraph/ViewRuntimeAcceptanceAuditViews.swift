@@ -363,6 +363,18 @@ struct AuditProfileBindableReader: View {
   var body: some View { TextField("bindable", text: $profile.name) }
 }
 
+/// Owns a profile in `@State` and replaces it by another instance equal to it by `==`.
+struct AuditProfileOwner: View {
+  @State private var profile = AuditProfile(id: 1, name: "Ada")
+  var body: some View {
+    VStack {
+      Button("reload") { profile = AuditProfile(id: 1, name: "Grace") }
+      Button("rename") { profile.name = "Lin" }
+      Text("state \(profile.name)")
+    }
+  }
+}
+
 /// Passes one profile to its children, then (after "swap") another instance equal to it by `==`.
 struct AuditProfilePasser: View {
   let first: AuditProfile

@@ -4,12 +4,14 @@
 /// parent with another initial value, the stored value is kept. A new identity (`.id` change,
 /// branch flip, `ForEach` element removed and re-added) starts from the initial value again.
 /// One view value shown at several places (stored by its parent) has state at each.
-/// Writing a value equal to the current one does nothing: `==` decides for an `Equatable` value,
-/// `===` for an object of a class that is not `Equatable`; any other value has no equality, so
-/// every write of one re-evaluates the views that read the state. Before the view is mounted, reads return the initial value; writes are ignored and `$x` is a constant binding,
-/// both reported as an ``ObservationDiagnostic``. After its identity ends,
-/// writes are dropped: silently from the clean-up of the views that ended with it (their
-/// `onDisappear` or `onDismiss` actions, their `.task`s finishing after cancellation), as a
+/// Writing a value equal to the current one does nothing: `===` decides for an object of a class
+/// that is `Observable` or not `Equatable` (a view observes the instance it reads, so another one
+/// equal by its `==` is a change), `==` for any other `Equatable` value; a value without
+/// equality re-evaluates the views that read the state at every write. Before the view is
+/// mounted, reads return the initial value; writes are ignored and `$x` is a constant binding,
+/// both reported as an ``ObservationDiagnostic``. After its identity ends, writes are dropped:
+/// silently from the clean-up of the views that ended with it (their `onDisappear` or
+/// `onDismiss` actions, their `.task`s finishing after cancellation), as a
 /// ``RuntimeIssue/Kind/writeToEndedIdentity`` from anywhere else (a captured binding or
 /// closure that outlived the view). Writing during `body` is a runtime issue and the write is
 /// dropped.

@@ -51,6 +51,16 @@ final class StateCell<Value>: Observable {
     return valueToken
   }
 
+  /// Whether writing `newValue` over `oldValue` changes nothing a reader could see: the same
+  /// object for an `Observable` class (its readers observe that instance, whatever its `==`
+  /// says), else equal by `ValueEquality.knownEqual`.
+  private static func isUnchanged(_ oldValue: Value, _ newValue: Value) -> Bool {
+    if ViewEquality.isObservableClass(Value.self) {
+      return (oldValue as AnyObject) === (newValue as AnyObject)
+    }
+    return ValueEquality.knownEqual(oldValue, newValue) == true
+  }
+
   /// Writes `newValue` unless the identity ended, a view update is running (a runtime issue) or
   /// the value is equal to the current one. A write after the identity ended is a runtime
   /// issue unless it is clean-up of the views that ended with it: their `onDisappear` or
@@ -75,7 +85,7 @@ final class StateCell<Value>: Observable {
         node: updating)
       return
     }
-    if ValueEquality.knownEqual(storage, newValue) == true { return }
+    if Self.isUnchanged(storage, newValue) { return }
     ViewGraphRuntime.withCause(.state(view: viewName, property: label)) {
       // A local copy: observers notified during the write may read the cell, and so the token.
       var token = valueToken
