@@ -4,7 +4,8 @@ import Testing
 // A conformance audit against the view-runtime research note: §2 (the acceptance list, items
 // 1–50 and the explicit decisions) and §3.10 (the pitfalls checklist). Each test here pins down
 // a rule that no other view-graph test could fail on; the rule's number is in its doc comment.
-// The models and views are in ViewRuntimeAcceptanceAuditViews.swift.
+// The models and views are in ViewRuntimeAcceptanceAuditViews.swift and
+// ViewRuntimeAcceptanceAuditProfileViews.swift.
 
 @MainActor
 @Suite struct ViewRuntimeAcceptanceAuditTests {
