@@ -71,13 +71,7 @@ final class AuditPerson: TrackedObservable, @unchecked Sendable {
   func recursiveTrackingInnerThenOuter(engine: Engine) {
     let model = engine.makeModel()
     let counts = Box((inner: 0, outer: 0))
-    func arm() {
-      engine.track(
-        {
-          _ = model.a
-          engine.track({ _ = model.b }, onChange: { counts.value.inner += 1 })
-        }, onChange: { counts.value.outer += 1 })
-    }
+    let arm = { armNested(engine, model, counts) }
     arm()
     model.b = 1
     #expect(counts.value == (1, 1), "\(engine)")
@@ -93,19 +87,25 @@ final class AuditPerson: TrackedObservable, @unchecked Sendable {
   func recursiveTrackingOuterThenInner(engine: Engine) {
     let model = engine.makeModel()
     let counts = Box((inner: 0, outer: 0))
-    func arm() {
-      engine.track(
-        {
-          _ = model.a
-          engine.track({ _ = model.b }, onChange: { counts.value.inner += 1 })
-        }, onChange: { counts.value.outer += 1 })
-    }
+    let arm = { armNested(engine, model, counts) }
     arm()
     model.a = 1
     #expect(counts.value == (0, 1), "\(engine)")
     arm()
     model.b = 1
     #expect(counts.value == (2, 2), "\(engine)")
+  }
+
+  /// Arms the upstream recursive-tracking pair: an outer one-shot reading `a` whose `apply`
+  /// arms an inner one reading `b`; each counts its firings.
+  private func armNested(
+    _ engine: Engine, _ model: any ScriptModel, _ counts: Box<(inner: Int, outer: Int)>
+  ) {
+    engine.track(
+      {
+        _ = model.a
+        engine.track({ _ = model.b }, onChange: { counts.value.inner += 1 })
+      }, onChange: { counts.value.outer += 1 })
   }
 
   /// §3.1 item 8 and §5's upstream "graph changes": reading `person.friends.first?.fullName`
