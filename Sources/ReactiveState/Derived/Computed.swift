@@ -96,7 +96,7 @@ public final class Computed<Value>: @unchecked Sendable {
   ) {
     self.init(name: name, derive: derive, isEqual: isEqual) { subject in
       Unmanaged<Computed>.fromOpaque(subject)._withUnsafeGuaranteedRef {
-        $0.evaluate(isEqual: $0.isEqual)
+        Computed.evaluateWithStoredEquality($0)
       }
     }
   }
@@ -147,6 +147,15 @@ public final class Computed<Value>: @unchecked Sendable {
     } catch {
       fatalError("\(node.name) threw \(error); read it with get()")
     }
+  }
+
+  /// ``evaluate(isEqual:)`` with the stored `isEqual`, out of line and static: the node's
+  /// evaluation closure reaches it with a jump.
+  @inlinable @inline(never)
+  static func evaluateWithStoredEquality(_ computed: Computed) -> (
+    changed: Bool, lockFreeReadable: Bool
+  ) {
+    computed.evaluate(isEqual: computed.isEqual)
   }
 
   /// Runs the derivation and stores its outcome (compute-lock holder); returns whether it
@@ -238,8 +247,20 @@ extension Computed where Value: Equatable {
   public convenience init(_ name: String = "Computed", _ derive: @escaping () throws -> Value) {
     // `==` itself, not the stored closure: the comparison is inlined into the evaluation.
     self.init(name: name, derive: derive, isEqual: ==) { subject in
-      Unmanaged<Computed>.fromOpaque(subject)._withUnsafeGuaranteedRef { $0.evaluate(isEqual: ==) }
+      Unmanaged<Computed>.fromOpaque(subject)._withUnsafeGuaranteedRef {
+        Computed.evaluateWithEquatableEquality($0)
+      }
     }
+  }
+
+  /// ``evaluate(isEqual:)`` with `==`, out of line and static: the node's evaluation closure
+  /// reaches it with a jump (a closure holding the evaluation was called through a frame of
+  /// its own).
+  @inlinable @inline(never)
+  static func evaluateWithEquatableEquality(_ computed: Computed) -> (
+    changed: Bool, lockFreeReadable: Bool
+  ) {
+    computed.evaluate(isEqual: ==)
   }
 }
 

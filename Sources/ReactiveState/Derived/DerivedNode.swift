@@ -462,6 +462,14 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     reader.recordIfNew(self)
   }
 
+  /// ``track(_:stamp:readAt:)`` of a read made now, out of line and static: the scope's
+  /// `record` reaches it with a jump (its register for `self` stays its own; a closure holding
+  /// this body was called through a frame of its own).
+  @inline(never)
+  static func trackRead(_ source: SourceNode, by node: DerivedNode, stamp: UInt64) {
+    node.track(source, stamp: stamp)
+  }
+
   /// Records an input read during a computation (computing thread), now or, by a nested
   /// one-shot, at `readAt`; links it only when the node has subscribers.
   @inline(__always)
@@ -480,7 +488,9 @@ final class DerivedScope: TrackingScope {
   @exclusivity(unchecked) var node: Unmanaged<DerivedNode>?
 
   override func record(_ source: SourceNode) {
-    node.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.track(source, stamp: stamp) }
+    node.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      DerivedNode.trackRead(source, by: $0, stamp: stamp)
+    }
   }
 
   override func record(_ source: SourceNode, readAt version: UInt64) {

@@ -34,6 +34,16 @@ extension ContinuousObserver {
     return wrote
   }
 
+  /// ``track(_:stamp:hadNestedScope:readAt:)`` of a read made now, out of line and static:
+  /// the scope's `record` reaches it with a jump (its register for `self` stays its own; a
+  /// closure holding this body was called through a frame of its own).
+  @inline(never)
+  static func trackRead(
+    _ slot: SourceNode, by observer: ContinuousObserver, stamp: UInt64, hadNestedScope: Bool
+  ) {
+    observer.track(slot, stamp: stamp, hadNestedScope: hadNestedScope)
+  }
+
   /// Records a read during a run (called through the thread's current scope), made now or,
   /// by a nested one-shot, at `readAt`.
   @inline(__always)

@@ -351,6 +351,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
           ordering: .acquiringAndReleasing
         ).exchanged
       {
+        // Usually nil: released only when not (the unconditional release call costs 9
+        // instructions).
+        if let held = consume keyPath { withExtendedLifetime(held) {} }
         return
       }
       GraphLock.lock()

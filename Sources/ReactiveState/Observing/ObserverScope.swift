@@ -10,7 +10,7 @@ final class ObserverScope: TrackingScope {
 
   override func record(_ slot: SourceNode) {
     observer.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-      $0.track(slot, stamp: stamp, hadNestedScope: hadNestedScope)
+      ContinuousObserver.trackRead(slot, by: $0, stamp: stamp, hadNestedScope: hadNestedScope)
     }
   }
 

@@ -223,6 +223,16 @@ class ReactiveNode: @unchecked Sendable {
       candidate.pointee.version = version
       return candidate
     }
+    return link(source, version: version, after: cursor)
+  }
+
+  /// ``reuseOrLink(_:version:after:)`` when the next old link is not `source`'s: splices a new
+  /// link in after `cursor` (out of line, so the matching read stays small enough to inline
+  /// into the scopes' `record`).
+  @inline(never)
+  private final func link(_ source: SourceNode, version: UInt64, after cursor: LinkPointer?)
+    -> LinkPointer
+  {
     GraphLock.lock()
     defer { GraphLock.unlock() }
     let link = ReactiveNode.link(source, to: self, after: cursor, version: version)

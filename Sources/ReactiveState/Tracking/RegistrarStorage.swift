@@ -182,14 +182,24 @@ final class RegistrarStorage: @unchecked Sendable {
   func recordAccess(
     site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath, in scope: UnsafeMutableRawPointer
   ) {
-    Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef { scope in
-      if let site {
-        slot(site: site, keyPath: keyPath)._withUnsafeGuaranteedRef {
-          record($0, in: scope, lastReadKey: site)
-        }
-      } else {
-        record(slot(for: keyPath()), in: scope, lastReadKey: nil)
+    Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
+      RegistrarStorage.recordAccess(site: site, keyPath: keyPath, of: self, in: $0)
+    }
+  }
+
+  /// ``recordAccess(site:keyPath:in:)`` out of line and static: the entry point reaches it with
+  /// a jump (a closure holding its body was called through a frame of its own).
+  @inline(never)
+  private static func recordAccess(
+    site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath, of storage: RegistrarStorage,
+    in scope: TrackingScope
+  ) {
+    if let site {
+      storage.slot(site: site, keyPath: keyPath)._withUnsafeGuaranteedRef {
+        storage.record($0, in: scope, lastReadKey: site)
       }
+    } else {
+      storage.record(storage.slot(for: keyPath()), in: scope, lastReadKey: nil)
     }
   }
 
