@@ -64,9 +64,9 @@ public struct ObservationRegistrar: Sendable {
   @inlinable @inline(__always)
   func isRepeatedRead(at site: UnsafeRawPointer?, in scope: UnsafeMutableRawPointer) -> Bool {
     guard let site else { return false }
-    let storagePointer = Unmanaged.passUnretained(storage).toOpaque()
+    let storagePointer = UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
     return Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
-      $0.lastSite == site && $0.lastStorage == storagePointer
+      $0.lastSite == UInt(bitPattern: site) && $0.lastStorage == storagePointer
         && $0.lastStorageEpoch == rs_storage_epoch_load()
     }
   }

@@ -223,8 +223,8 @@ final class RegistrarStorage: @unchecked Sendable {
     slot.markRead()
     scope.recordIfNew(slot)
     guard let key else { return }
-    scope.lastSite = key
-    scope.lastStorage = Unmanaged.passUnretained(self).toOpaque()
+    scope.lastSite = UInt(bitPattern: key)
+    scope.lastStorage = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
     scope.lastStorageEpoch = rs_storage_epoch_load()
   }
 

@@ -13,10 +13,10 @@ class TrackingScope {
   /// Unique per scope per thread (thread id in the high bits), used by
   /// ``PropertySlot/lastReaderStamp`` as a duplicate filter.
   @exclusivity(unchecked) @usableFromInline private(set) final var stamp: UInt64 = 0
-  /// Call site and registrar of the last recorded read: a repeated read of the same
-  /// property costs two compares.
-  @exclusivity(unchecked) @usableFromInline final var lastSite: UnsafeRawPointer?
-  @exclusivity(unchecked) @usableFromInline final var lastStorage: UnsafeMutableRawPointer?
+  /// Call site and registrar of the last recorded read, as address bits (0: none): a repeated
+  /// read of the same property costs two compares (of plain words: no optional's nil test).
+  @exclusivity(unchecked) @usableFromInline final var lastSite: UInt = 0
+  @exclusivity(unchecked) @usableFromInline final var lastStorage: UInt = 0
   /// The ``rs_storage_epoch`` in which `lastStorage` was recorded: a storage deallocated
   /// since then may have handed its address to a new one, which `lastStorage` must not match.
   @exclusivity(unchecked) @usableFromInline final var lastStorageEpoch: UInt64 = 0
@@ -37,8 +37,8 @@ class TrackingScope {
   final func reset() {
     parent = nil
     stamp = TrackingScope.nextStamp()
-    lastSite = nil
-    lastStorage = nil
+    lastSite = 0
+    lastStorage = 0
     hadNestedScope = false
   }
 
