@@ -56,14 +56,7 @@ extension ContinuousObserver {
       let transaction = ObservationTransaction.current
       let inline = deliversInline
       if inline && transaction == nil {
-        phase = .running
-        ObservationWave.advance()
-        handsPendingRetainToQueue = true  // the run keeps the observer alive
-        startedByReceive = true
-        startKind = kind
-        // A `willSet` run now, before the store, cannot know the derived value's new value:
-        // it is delivered as a change that may come.
-        startIsCertain = certain || kind == .willSet
+        startRunAtReceive(kind: kind, certain: certain)
         if hasEventBody { startKeyPath = keyPath() }
         return true
       }
@@ -91,6 +84,21 @@ extension ContinuousObserver {
       handsPendingRetainToQueue = false
       return true
     }
+  }
+
+  /// Under the graph lock, an idle observer whose change this thread delivers synchronously
+  /// (see ``deliversInline``) outside any transaction: starts the run now; its `deliver`, on
+  /// this thread, runs it without taking the lock again. `certain`: as in ``enqueue``.
+  @inline(__always)
+  func startRunAtReceive(kind: ObservationTracking.Event.Kind, certain: Bool) {
+    phase = .running
+    ObservationWave.advance()
+    handsPendingRetainToQueue = true  // the run keeps the observer alive
+    startedByReceive = true
+    startKind = kind
+    // A `willSet` run now, before the store, cannot know the derived value's new value: it is
+    // delivered as a change that may come.
+    startIsCertain = certain || kind == .willSet
   }
 
   func cancelObservation() {

@@ -1,6 +1,7 @@
 import CReactiveState
 /// How a running ``ContinuousObserver`` records what it reads: reusing last run's links in
-/// order, reading singly while it may park, and keeping the derived values it read.
+/// order, reading singly while it may park, and keeping the derived values it read (which the
+/// next change pulls).
 extension ContinuousObserver {
   /// One run of the body, reading singly when the observer parks and has no links; returns
   /// whether the run wrote an observed property on this thread.
@@ -77,6 +78,28 @@ extension ContinuousObserver {
       if edge.refers(to: slot) { return true }
       if edge == last { return false }
       link = edge.pointee.nextDependency
+    }
+    return false
+  }
+
+  /// Lets go of the derived inputs (a cancelled observer; never under the graph lock: the
+  /// last reference to a derived value deinitialises it, which takes that lock).
+  func releaseDerivedInputs() {
+    derivedInputs.restart()
+    derivedInputs.trim()
+  }
+
+  /// Whether a derived input of the last run really changed: each is pulled (brought up to
+  /// date) and its version compared, with no lock (the list is this running thread's). A
+  /// property that changed needs no check: its change made the run certain (see `enqueue`),
+  /// and one that lands during this check marks the run dirty.
+  func inputsChanged() -> Bool {
+    for input in derivedInputs.inputs {
+      let moved = input.source._withUnsafeGuaranteedRef { source in
+        _ = unsafeDowncast(source, to: DerivedNode.self).refreshForSubscriber()
+        return source.version.load(ordering: .sequentiallyConsistent) != input.version
+      }
+      if moved { return true }
     }
     return false
   }

@@ -429,29 +429,17 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     if releasesRun { Unmanaged.passUnretained(self).release() }
   }
 
-  /// Lets go of the derived inputs (a cancelled observer; never under the graph lock: the
-  /// last reference to a derived value deinitialises it, which takes that lock).
-  func releaseDerivedInputs() {
-    derivedInputs.restart()
-    derivedInputs.trim()
-  }
-
-  /// Whether a derived input of the last run really changed: each is pulled (brought up to
-  /// date) and its version compared, with no lock (the list is this running thread's). A
-  /// property that changed needs no check: its change made the run certain (see `enqueue`),
-  /// and one that lands during this check marks the run dirty.
-  private func inputsChanged() -> Bool {
-    for input in derivedInputs.inputs {
-      let moved = input.source._withUnsafeGuaranteedRef { source in
-        _ = unsafeDowncast(source, to: DerivedNode.self).refreshForSubscriber()
-        return source.version.load(ordering: .sequentiallyConsistent) != input.version
-      }
-      if moved { return true }
-    }
-    return false
-  }
-
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
+    // The common case without `enqueue`'s frame: a `didSet` reaching an idle plain observer
+    // with no scheduler, outside any transaction — its run starts now (as `enqueue` would).
+    if event == .didSet && triggers.contains(.didSet) && !hasScheduler && !hasEventBody
+      && phase == .idle && ObservationTransaction.current == nil
+    {
+      startRunAtReceive(
+        kind: .didSet,
+        certain: !link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived })
+      return true
+    }
     let kind: ObservationTracking.Event.Kind
     switch event {
     case .willSet:
