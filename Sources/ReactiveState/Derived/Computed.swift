@@ -132,6 +132,13 @@ public final class Computed<Value>: @unchecked Sendable {
   public func get() throws -> Value {
     // Small plain values of a current, observed node are read with no lock at all.
     if Self.isLockFreeReadable && node.beginLockFreeRead() { return lockFreeCopy }
+    return try getPulling()
+  }
+
+  /// ``get()`` through the compute lock: out of line, so the lock-free read keeps a small
+  /// frame.
+  @inlinable @inline(never)
+  func getPulling() throws -> Value {
     guard node.pullAndTrack() else { throw DerivedValueCycle(name: node.name) }
     defer { node.endRead() }
     if let cachedError { throw cachedError }
