@@ -8,8 +8,9 @@ import CReactiveState
 /// the refreshing thread and records its parent (``stackParent``) and the input it is at
 /// (``stackIndex``). A chain of any depth is validated in constant stack space, at about the
 /// cost of the recursion it replaced (384 instructions per node of the benchmarks' 1000-deep
-/// chain, against 380). Locks are taken parent before input, as the recursive order did; a
-/// first computation still nests through the derivations themselves, as it must.
+/// chain then, against 380; 352 since the pull's frames were trimmed). Locks are taken parent
+/// before input, as the recursive order did; a first computation still nests through the
+/// derivations themselves, as it must.
 extension DerivedNode {
   /// Brings the cached value up to date. Returns false when reading it now would be a cycle
   /// (the diagnostic is reported).
@@ -26,7 +27,7 @@ extension DerivedNode {
   /// inputs would never reach the reader.
   final func refreshForSubscriber() -> Bool {
     while true {
-      guard refreshKeepingLock(forSubscriber: true) else { return false }
+      guard refreshKeepingLockInline(forSubscriber: true) else { return false }
       var relinkedStale = false
       if !isAbandoned && isUnlinked.load(ordering: .relaxed) {
         subscribeUpstream()
@@ -45,6 +46,13 @@ extension DerivedNode {
   /// and calls ``releaseComputeLock()``). `forSubscriber`: the reader is about to subscribe to
   /// this node, so a computation links its inputs even though the node has no subscriber yet.
   final func refreshKeepingLock(forSubscriber: Bool) -> Bool {
+    refreshKeepingLockInline(forSubscriber: forSubscriber)
+  }
+
+  /// ``refreshKeepingLock(forSubscriber:)``, inlined into ``refreshForSubscriber()``: an
+  /// observer's check of its derived inputs, the pull every change through them makes.
+  @inline(__always)
+  private func refreshKeepingLockInline(forSubscriber: Bool) -> Bool {
     guard lockUnlessCycle() else { return false }
     guard beginRefresh() else { return true }
     if hasValue && !inputsChanged() {
@@ -107,8 +115,8 @@ extension DerivedNode {
   /// (returns false, nothing held).
   @inline(__always)
   private func lockUnlessCycle() -> Bool {
-    let refreshing = refreshingThread.load(ordering: .relaxed)
-    if refreshing != 0 && refreshing == Self.currentThread {
+    // `currentThread` is a thread-local address, never 0 (no refresh running).
+    if refreshingThread.load(ordering: .relaxed) == Self.currentThread {
       reportCycle(acrossThreads: false)
       return false
     }
@@ -245,12 +253,17 @@ extension DerivedNode {
   ) {
     let entries = inputs.inputs
     while stackIndex < entries.count {
-      let source = entries[stackIndex].source
-      let needsCheck = source._withUnsafeGuaranteedRef { source in
-        source.isDerived && unsafeDowncast(source, to: DerivedNode.self).refreshUnlessChecking()
+      let entry = entries[stackIndex]
+      let moved = entry.source._withUnsafeGuaranteedRef { source -> Bool? in
+        // A property: its version, as read with the entry (nothing ran since).
+        guard source.isDerived else {
+          return source.version.load(ordering: .sequentiallyConsistent) != entry.version
+        }
+        if unsafeDowncast(source, to: DerivedNode.self).refreshUnlessChecking() { return nil }
+        return inputAtStackIndexMoved()
       }
-      if needsCheck { return (false, Unmanaged.fromOpaque(source.toOpaque())) }
-      if inputAtStackIndexMoved() { return (true, nil) }
+      guard let moved else { return (false, Unmanaged.fromOpaque(entry.source.toOpaque())) }
+      if moved { return (true, nil) }
       stackIndex += 1
     }
     return (false, nil)
