@@ -59,6 +59,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   let label: String
   /// Whether runs may park the observer in a property's slot (see the type's doc).
   let parksInSlots: Bool
+  /// A plain body, `didSet` triggers, no scheduler: `receive` starts such a run itself.
+  let startsDidSetRunsAtReceive: Bool
   /// Whether the current run has read at most one source so far, a property recorded in
   /// `singleSource` (with `singleVersion`) and not linked: a run that starts with no links in
   /// an observer that parks (owned by the running thread).
@@ -191,8 +193,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     self.label = label
     if case .plain = body {
       parksInSlots = triggers == .didSet && !hasScheduler
+      startsDidSetRunsAtReceive = triggers.contains(.didSet) && !hasScheduler
     } else {
       parksInSlots = false
+      startsDidSetRunsAtReceive = false
     }
     self.scheduler = scheduler
     var interest: MutationInterest = []
@@ -432,8 +436,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
     // The common case without `enqueue`'s frame: a `didSet` reaching an idle plain observer
     // with no scheduler, outside any transaction — its run starts now (as `enqueue` would).
-    if event == .didSet && triggers.contains(.didSet) && !hasScheduler && !hasEventBody
-      && phase == .idle && ObservationTransaction.current == nil
+    if event == .didSet && startsDidSetRunsAtReceive && phase == .idle
+      && ObservationTransaction.current == nil
     {
       startRunAtReceive(
         kind: .didSet,

@@ -14,8 +14,9 @@ enum ObserverScopeStack {
   @inline(__always)
   static func checkOut(for observer: ContinuousObserver) -> Unmanaged<ObserverScope> {
     let thread = rs_current_thread()
-    let level = Int(thread.pointee.observer_scope_depth)
-    thread.pointee.observer_scope_depth += 1
+    // Wrapping arithmetic: a depth is a small count that check-ins balance (no trap checks).
+    let level = Int(truncatingIfNeeded: thread.pointee.observer_scope_depth)
+    thread.pointee.observer_scope_depth &+= 1
     let scope =
       level < RS_OBSERVER_SCOPE_LIMIT
       ? rs_observer_scopes()[level].map { Unmanaged<ObserverScope>.fromOpaque($0) } : nil
@@ -40,7 +41,7 @@ enum ObserverScopeStack {
   @inline(__always)
   static func checkIn(_ scope: Unmanaged<ObserverScope>) {
     let thread = rs_current_thread()
-    thread.pointee.observer_scope_depth -= 1
+    thread.pointee.observer_scope_depth &-= 1
     if thread.pointee.observer_scope_depth >= RS_OBSERVER_SCOPE_LIMIT { scope.release() }
   }
 
