@@ -138,7 +138,11 @@ public final class Computed<Value>: @unchecked Sendable {
   /// ``get()`` through the compute lock: out of line, so the lock-free read keeps a small
   /// frame.
   @inlinable @inline(never)
-  func getPulling() throws -> Value {
+  func getPulling() throws -> Value { try pulled() }
+
+  /// The read through the compute lock: brings the value up to date and copies the outcome.
+  @inlinable @inline(__always)
+  func pulled() throws -> Value {
     guard node.pullAndTrack() else { throw DerivedValueCycle(name: node.name) }
     defer { node.endRead() }
     if let cachedError { throw cachedError }
@@ -149,8 +153,15 @@ public final class Computed<Value>: @unchecked Sendable {
   /// derivations with ``get()``.
   @inlinable
   public var value: Value {
+    if Self.isLockFreeReadable && node.beginLockFreeRead() { return lockFreeCopy }
+    return valuePulling()
+  }
+
+  /// ``value`` through the compute lock, out of line (see ``getPulling()``).
+  @inlinable @inline(never)
+  func valuePulling() -> Value {
     do {
-      return try get()
+      return try pulled()
     } catch {
       fatalError("\(node.name) threw \(error); read it with get()")
     }
