@@ -101,7 +101,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) final var stackParent: Unmanaged<DerivedNode>?
   @exclusivity(unchecked) final var stackIndex = 0
   /// The last link confirmed by the running computation (computing thread).
-  @exclusivity(unchecked) private var cursor: LinkPointer?
+  @exclusivity(unchecked) final var cursor: LinkPointer?
   private let scope = DerivedScope()
 
   init(
@@ -460,50 +460,5 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   final func recordReadThatFoundACycle(in scope: TrackingScope) {
     guard let reader = scope as? DerivedScope, reader !== self.scope else { return }
     reader.recordIfNew(self)
-  }
-
-  /// ``track(_:stamp:readAt:)`` of a read made now, out of line and static: the scope's
-  /// `record` reaches it with a jump (its register for `self` stays its own; a closure holding
-  /// this body was called through a frame of its own).
-  @inline(never)
-  static func trackRead(_ source: SourceNode, by node: DerivedNode, stamp: UInt64) {
-    node.track(source, stamp: stamp)
-  }
-
-  /// Records an input read during a computation (computing thread), now or, by a nested
-  /// one-shot, at `readAt`; links it only when the node has subscribers.
-  @inline(__always)
-  final func track(_ source: SourceNode, stamp: UInt64, readAt: UInt64? = nil) {
-    guard source.isFirstRead(byScope: stamp) else { return }
-    let version = readAt ?? source.version.load(ordering: .sequentiallyConsistent)
-    inputs.append(source, version: version)
-    if linksInputs { cursor = reuseOrLink(source, version: version, after: cursor) }
-  }
-}
-
-/// The tracking scope of a derived value's computation: its reads become the node's inputs
-/// and never leak into the scope that read the derived value.
-final class DerivedScope: TrackingScope {
-  /// Set once, right after the node is initialised; the node owns this scope.
-  @exclusivity(unchecked) var node: Unmanaged<DerivedNode>?
-
-  override func record(_ source: SourceNode) {
-    node.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-      DerivedNode.trackRead(source, by: $0, stamp: stamp)
-    }
-  }
-
-  override func record(_ source: SourceNode, readAt version: UInt64) {
-    node.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-      $0.track(source, stamp: stamp, readAt: version)
-    }
-  }
-
-  override var subscribesToReads: Bool {
-    node.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.linksInputs }
-  }
-
-  override func holdUntilComputationEnds(_ object: AnyObject) {
-    DerivedNode.outermostLocked(from: self).hold(object)
   }
 }

@@ -35,11 +35,36 @@ extension ContinuousObserver {
     return wrote
   }
 
-  /// ``track(_:stamp:hadNestedScope:readAt:)`` of a read made now, out of line and static:
-  /// the scope's `record` reaches it with a jump (its register for `self` stays its own; a
-  /// closure holding this body was called through a frame of its own).
+  /// ``track(_:stamp:hadNestedScope:readAt:)`` of a read made now, by a run that does not read
+  /// singly (see ``readsSingleSource``); out of line and static, so the scope's `record`
+  /// reaches it with a jump (its register for `self` stays its own; a closure holding this
+  /// body was called through a frame of its own). The steady state — the next old link is
+  /// this source's (so it is no re-read after a nested scope either, see
+  /// `isConfirmedThisRun`), and a derived source is the next kept one — makes no call.
   @inline(never)
   static func trackRead(
+    _ slot: SourceNode, by observer: ContinuousObserver, stamp: UInt64, hadNestedScope: Bool
+  ) {
+    guard slot.isFirstRead(byScope: stamp) else { return }
+    let version = slot.version.load(ordering: .sequentiallyConsistent)
+    let cursor = observer.cursor
+    let candidate =
+      cursor == nil ? observer.firstDependency : cursor.unsafelyUnwrapped.pointee.nextDependency
+    guard let candidate, candidate.refers(to: slot) else {
+      return observer.link(slot, version: version, hadNestedScope: hadNestedScope)
+    }
+    candidate.pointee.version = version
+    observer.cursor = candidate
+    guard slot.isDerived, !observer.derivedInputs.appendInPlace(slot, version: version) else {
+      return
+    }
+    observer.derivedInputs.appendReplacing(slot, version: version)
+  }
+
+  /// ``track(_:stamp:hadNestedScope:readAt:)`` of a read made now by a run that reads singly
+  /// (out of line and static, as ``trackRead(_:by:stamp:hadNestedScope:)``).
+  @inline(never)
+  static func trackSingleRead(
     _ slot: SourceNode, by observer: ContinuousObserver, stamp: UInt64, hadNestedScope: Bool
   ) {
     observer.track(slot, stamp: stamp, hadNestedScope: hadNestedScope)
@@ -61,6 +86,13 @@ extension ContinuousObserver {
       }
       cursor = linkSingleSource()
     }
+    link(slot, version: version, hadNestedScope: hadNestedScope)
+  }
+
+  /// The end of ``track(_:stamp:hadNestedScope:readAt:)``: reuses or makes the link, unless
+  /// this run linked `slot` already.
+  @inline(never)
+  func link(_ slot: SourceNode, version: UInt64, hadNestedScope: Bool) {
     if hadNestedScope && isConfirmedThisRun(slot) { return }
     cursor = reuseOrLink(slot, version: version, after: cursor)
     if slot.isDerived { derivedInputs.append(slot, version: version) }

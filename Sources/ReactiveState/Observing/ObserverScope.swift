@@ -10,7 +10,12 @@ final class ObserverScope: TrackingScope {
 
   override func record(_ slot: SourceNode) {
     observer.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-      ContinuousObserver.trackRead(slot, by: $0, stamp: stamp, hadNestedScope: hadNestedScope)
+      if $0.readsSingleSource {
+        ContinuousObserver.trackSingleRead(
+          slot, by: $0, stamp: stamp, hadNestedScope: hadNestedScope)
+      } else {
+        ContinuousObserver.trackRead(slot, by: $0, stamp: stamp, hadNestedScope: hadNestedScope)
+      }
     }
   }
 

@@ -50,9 +50,22 @@ struct InputList {
     }
   }
 
+  /// ``append(_:version:)`` when the next entry already holds `source` (a reader reading the
+  /// same sources again): updates its version and returns true; otherwise changes nothing.
+  @inline(__always)
+  mutating func appendInPlace(_ source: SourceNode, version: UInt64) -> Bool {
+    guard count < retained,
+      buffer.unsafelyUnwrapped[count].source.toOpaque()
+        == Unmanaged.passUnretained(source).toOpaque()
+    else { return false }
+    buffer.unsafelyUnwrapped[count].version = version
+    count += 1
+    return true
+  }
+
   /// ``append(_:version:)`` when the entry at `count` does not already hold `source`.
   @inline(never)
-  private mutating func appendReplacing(_ source: SourceNode, version: UInt64) {
+  mutating func appendReplacing(_ source: SourceNode, version: UInt64) {
     let identity = Unmanaged.passUnretained(source)
     if count < retained {
       let old = buffer![count].source
