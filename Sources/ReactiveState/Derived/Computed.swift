@@ -35,8 +35,8 @@ import Synchronization
 ///   observer goes away it keeps its upstream edges through one more change of its inputs
 ///   (an observer that comes back meanwhile, such as a dependency switching back and forth,
 ///   finds them in place) and drops them at the second, or at once when it is recomputed
-///   without observers; an observer reading it again links them back (keeping a cached
-///   value that is still valid).
+///   without observers; stale derived values it then orphans drop theirs with it. An
+///   observer reading it again links them back (keeping a cached value that is still valid).
 /// - A derived value freed while others still depend on it (one created inside a derivation
 ///   and dropped when it returns, or one an observer holds weakly) can never recompute; every
 ///   later change of its inputs still reaches its dependents, which then recompute and stop

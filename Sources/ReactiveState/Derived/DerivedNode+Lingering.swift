@@ -7,8 +7,13 @@ extension DerivedNode {
   /// them in place instead of unlinking and relinking every time; the change after that
   /// drops them. A recomputation with no subscriber drops them at once (an unobserved
   /// computation links nothing).
+  ///
+  /// A stale value orphaned because a dependent's lingering ended drops its links with it (it
+  /// already heard a change it did not consume): its derived inputs, stale too, pass on no
+  /// later change until read, so no change might ever reach it to end its lingering.
   func noteOrphaned() {
     guard firstSubscriber == nil, !isUnlinked.load(ordering: .relaxed) else { return }
+    if Self.isDroppingExpiredOrphans && mayBeOutdated { return queueToDropUpstream() }
     isLingering = true
     lingeringChanges = 0
   }
@@ -24,10 +29,18 @@ extension DerivedNode {
     }
     lingeringChanges += 1
     guard lingeringChanges >= Self.lingeringLimit else { return }
+    queueToDropUpstream()
+  }
+
+  /// Queues the orphan to drop its upstream links when the walk is over (graph lock).
+  private func queueToDropUpstream() {
     isLingering = false
     nextExpired = Self.expiredOrphans
     Self.expiredOrphans = .passUnretained(self)
   }
+
+  /// Whether ``dropExpiredOrphans()`` is draining its queue (graph lock).
+  nonisolated(unsafe) private static var isDroppingExpiredOrphans = false
 
   /// Orphans whose lingering ended during the current walk, linked by `nextExpired` (graph
   /// lock). Unretained: a node's deinitialiser takes the graph lock, so a queued node stays
@@ -43,6 +56,8 @@ extension DerivedNode {
   }
 
   private static func dropExpiredOrphanList() {
+    isDroppingExpiredOrphans = true
+    defer { isDroppingExpiredOrphans = false }
     while let next = expiredOrphans {
       next._withUnsafeGuaranteedRef { orphan in
         expiredOrphans = orphan.nextExpired
