@@ -1,39 +1,12 @@
-// Claims of the DocC articles that no other test pinned, and their code samples, compiled as
-// written (only renamed or nested where a name is already taken in this test module). Each
+// Claims of the DocC articles that no other test pinned. The articles' own Swift blocks run in
+// `DocCArticleSnippetTests.swift` (checked against the articles); the samples here are further
+// code the claims need, or samples of the `ReactiveStateMacrosFree` articles, compiled as written
+// (only renamed or nested where a name is already taken in this test module). Each
 // test names the article and the claim. The README's tour is `ReadmeTourTests.swift`.
 import ReactiveStateMacrosFree
 import Testing
 
 // MARK: - Samples, as the articles write them
-
-/// *Migrating from Observation*, step 2: the two macro-free forms of `Person` (no `Sendable`).
-enum MigratingFromObservationSamples {
-  /// The macro's expansion, written by hand.
-  final class Person: Observable {
-    private let registrar = ObservationRegistrar()
-    private var _name = ""
-    var name: String {
-      get {
-        registrar.access(self, keyPath: \.name)
-        return _name
-      }
-      set {
-        registrar.withMutation(of: self, keyPath: \.name, replacing: _name, with: newValue) {
-          _name = newValue
-        }
-      }
-    }
-  }
-
-  /// The `@Tracked` form.
-  enum TrackedForm {
-    /// `@Tracked` without `Sendable`.
-    final class Person: TrackedObservable {
-      let observationRegistrar = ObservationRegistrar()
-      @Tracked var name = ""
-    }
-  }
-}
 
 /// *Writing models without macros* and the `ReactiveStateMacrosFree` landing page.
 enum WritingModelsSamples {
@@ -79,22 +52,11 @@ enum WritingModelsSamples {
   }
 }
 
-/// *Migrating from ObservableObject*: the leaf model, before and after, and a screen that
-/// owns it with `@State`, injects it, and hands it to children three ways.
+/// *Migrating from ObservableObject*: a screen that owns the article's migrated leaf model with
+/// `@State`, injects it, and hands it to children three ways.
 enum MigratingFromObservableObjectSamples {
-  /// Before.
-  final class LegacySettings: ObservableObject {
-    @Published var theme = "light"
-    @Published var fontSize = 14
-  }
-
-  /// After.
-  @MainActor
-  final class Settings: TrackedObservable {
-    let observationRegistrar = ObservationRegistrar()
-    @Tracked var theme = "light"
-    @Tracked var fontSize = 14
-  }
+  /// The article's step 1 "after" model, as `DocCArticleSnippetTests.swift` runs it.
+  typealias Settings = MigratingFromObservableObjectArticleTests.Settings
 
   /// Step 2: the owner.
   struct SettingsScreen: View {
@@ -297,7 +259,7 @@ struct DocumentedClaimsTests {
   /// The oracle comparison: `ObservationParityRound3Tests.plainWithMutationNotifiesWithoutAChange`.
   @Test("MigratingFromObservation: withMutation(of:keyPath:_:) always notifies, as in Observation")
   func plainWithMutationAlwaysNotifies() {
-    let person = MigratingFromObservationSamples.Person()
+    let person = MigratingFromObservationArticleTests.HandWritten.Person()
     let registrar = ObservationRegistrar()
     let fired = Recorder<Int>()
     withObservationTracking {
@@ -311,8 +273,8 @@ struct DocumentedClaimsTests {
 
   @Test("MigratingFromObservation: the replacing:with: overload skips an equal assignment")
   func replacingOverloadSkipsEqualValues() {
-    let person = MigratingFromObservationSamples.Person()
-    let tracked = MigratingFromObservationSamples.TrackedForm.Person()
+    let person = MigratingFromObservationArticleTests.HandWritten.Person()
+    let tracked = MigratingFromObservationArticleTests.WithTracked.Person()
     let fired = Recorder<Int>()
     withObservationTracking {
       _ = person.name
