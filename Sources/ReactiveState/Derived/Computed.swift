@@ -209,19 +209,36 @@ public final class Computed<Value>: @unchecked Sendable {
   }
 
   /// Stores `value`'s bytes in the lock-free word (compute-lock holder, before the node
-  /// publishes it as current).
+  /// publishes it as current). A value of 1, 2, 4 or 8 bytes is reinterpreted as an integer
+  /// (in the word's low bytes), with no pointer to a local: taking one gives the evaluation
+  /// a stack protector (a canary stored and checked on every computation).
   @inlinable func storeLockFreeCopy(_ value: Value) {
-    var bits: UInt64 = 0
-    withUnsafeMutableBytes(of: &bits) { word in
-      withUnsafeBytes(of: value) { word.copyMemory(from: $0) }
+    let bits: UInt64
+    switch MemoryLayout<Value>.size {
+    case 8: bits = unsafeBitCast(value, to: UInt64.self)
+    case 4: bits = UInt64(unsafeBitCast(value, to: UInt32.self))
+    case 2: bits = UInt64(unsafeBitCast(value, to: UInt16.self))
+    case 1: bits = UInt64(unsafeBitCast(value, to: UInt8.self))
+    default:
+      var word: UInt64 = 0
+      withUnsafeMutableBytes(of: &word) { word in
+        withUnsafeBytes(of: value) { word.copyMemory(from: $0) }
+      }
+      bits = word
     }
     lockFreeBits.store(bits, ordering: .releasing)
   }
 
-  /// The value in the lock-free word.
+  /// The value in the lock-free word (as ``storeLockFreeCopy(_:)`` stored it).
   @inlinable var lockFreeCopy: Value {
     let bits = lockFreeBits.load(ordering: .acquiring)
-    return withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
+    switch MemoryLayout<Value>.size {
+    case 8: return unsafeBitCast(bits, to: Value.self)
+    case 4: return unsafeBitCast(UInt32(truncatingIfNeeded: bits), to: Value.self)
+    case 2: return unsafeBitCast(UInt16(truncatingIfNeeded: bits), to: Value.self)
+    case 1: return unsafeBitCast(UInt8(truncatingIfNeeded: bits), to: Value.self)
+    default: return withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
+    }
   }
 }
 
