@@ -113,7 +113,7 @@ public final class Computed<Value>: @unchecked Sendable {
   init(
     name: String, derive: @escaping () throws -> Value,
     isEqual: @escaping (Value, Value) -> Bool,
-    evaluate: @escaping (UnsafeRawPointer) -> (changed: Bool, lockFreeReadable: Bool)
+    evaluate: @escaping (UnsafeRawPointer) -> EvaluationOutcome
   ) {
     self.derive = derive
     self.isEqual = isEqual
@@ -173,9 +173,7 @@ public final class Computed<Value>: @unchecked Sendable {
   /// ``evaluate(isEqual:)`` with the stored `isEqual`, out of line and static: the node's
   /// evaluation closure reaches it with a jump.
   @inlinable @inline(never)
-  static func evaluateWithStoredEquality(_ computed: Computed) -> (
-    changed: Bool, lockFreeReadable: Bool
-  ) {
+  static func evaluateWithStoredEquality(_ computed: Computed) -> EvaluationOutcome {
     computed.evaluate(isEqual: computed.isEqual)
   }
 
@@ -183,13 +181,13 @@ public final class Computed<Value>: @unchecked Sendable {
   /// differs from the previous one under `isEqual` (always true for a first value and for
   /// errors) and whether the outcome is readable without the lock.
   @inlinable @inline(__always)
-  func evaluate(isEqual: (Value, Value) -> Bool) -> (changed: Bool, lockFreeReadable: Bool) {
+  func evaluate(isEqual: (Value, Value) -> Bool) -> EvaluationOutcome {
     let new: Value
     do {
       new = try derive()
     } catch {
       cachedError = error
-      return (true, false)
+      return EvaluationOutcome(changed: true, lockFreeReadable: false)
     }
     let changed: Bool
     if cachedError == nil, let old = cachedValue {
@@ -200,7 +198,7 @@ public final class Computed<Value>: @unchecked Sendable {
     }
     cachedValue = new
     if Self.isLockFreeReadable { storeLockFreeCopy(new) }
-    return (changed, Self.isLockFreeReadable)
+    return EvaluationOutcome(changed: changed, lockFreeReadable: Self.isLockFreeReadable)
   }
 
   /// Whether `Value` fits the lock-free word (trivially copyable, at most eight bytes).
@@ -250,7 +248,7 @@ final class ComputedNode: DerivedNode, @unchecked Sendable {
   @usableFromInline
   override init(
     name: String,
-    evaluate: @escaping (UnsafeRawPointer) -> (changed: Bool, lockFreeReadable: Bool)
+    evaluate: @escaping (UnsafeRawPointer) -> EvaluationOutcome
   ) {
     super.init(name: name, evaluate: evaluate)
   }
@@ -295,9 +293,7 @@ extension Computed where Value: Equatable {
   /// reaches it with a jump (a closure holding the evaluation was called through a frame of
   /// its own).
   @inlinable @inline(never)
-  static func evaluateWithEquatableEquality(_ computed: Computed) -> (
-    changed: Bool, lockFreeReadable: Bool
-  ) {
+  static func evaluateWithEquatableEquality(_ computed: Computed) -> EvaluationOutcome {
     computed.evaluate(isEqual: ==)
   }
 }
@@ -311,4 +307,21 @@ public struct DerivedValueCycle: Error, CustomStringConvertible {
 
   /// Names the derived value and the cycle.
   public var description: String { "\(name) reads itself (a cycle through derived values)" }
+}
+
+/// What a derived value's evaluation reports, in one byte: whether the outcome differs from
+/// the previous one, and whether it is a value readers may load without the compute lock.
+/// One integer rather than a tuple of two flags, so the node's evaluation closure returns
+/// its callee's result as is (it reaches it with a jump, not a call).
+@usableFromInline
+struct EvaluationOutcome {
+  @usableFromInline let bits: UInt8
+
+  @inlinable
+  init(changed: Bool, lockFreeReadable: Bool) {
+    bits = (changed ? 1 : 0) | (lockFreeReadable ? 2 : 0)
+  }
+
+  var changed: Bool { bits & 1 != 0 }
+  var lockFreeReadable: Bool { bits & 2 != 0 }
 }

@@ -115,19 +115,22 @@ extension DerivedNode {
   /// (returns false, nothing held).
   @inline(__always)
   private func lockUnlessCycle() -> Bool {
-    // `currentThread` is a thread-local address, never 0 (no refresh running).
-    if refreshingThread.load(ordering: .relaxed) == Self.currentThread {
-      reportCycle(acrossThreads: false)
-      return false
-    }
+    // A thread refreshing this node holds its lock, so a lock taken is no cycle: the check
+    // waits for a failed attempt.
     if computeLock.tryLock() { return true }
     return lockUnlessCycleAcrossThreads()
   }
 
-  /// The contended half of ``lockUnlessCycle()``.
+  /// The contended half of ``lockUnlessCycle()``: a read by the thread refreshing this node is
+  /// a cycle; otherwise it waits for the holder, unless that closes a cycle of threads.
   @inline(never)
   private func lockUnlessCycleAcrossThreads() -> Bool {
     let thread = Self.currentThread
+    // `currentThread` is a thread-local address, never 0 (no refresh running).
+    if refreshingThread.load(ordering: .relaxed) == thread {
+      reportCycle(acrossThreads: false)
+      return false
+    }
     var sightings = 0
     // Two values that read each other, computed at once on two threads, would otherwise each
     // wait for the other's lock forever (one thread alone finds itself refreshing the value).

@@ -106,7 +106,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
 
   init(
     name: String,
-    evaluate: @escaping (UnsafeRawPointer) -> (changed: Bool, lockFreeReadable: Bool)
+    evaluate: @escaping (UnsafeRawPointer) -> EvaluationOutcome
   ) {
     self.name = name
     self.evaluate = evaluate
@@ -132,7 +132,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Runs the derivation with tracking active and stores its outcome; returns whether the
   /// value differs from the previous one (always true for the first value and for errors).
   /// A stored closure rather than an override, so a computation makes no virtual calls.
-  private let evaluate: (UnsafeRawPointer) -> (changed: Bool, lockFreeReadable: Bool)
+  private let evaluate: (UnsafeRawPointer) -> EvaluationOutcome
   /// What `evaluate` works on (the owner, unretained), set once right after initialisation.
   @exclusivity(unchecked) @usableFromInline final var evaluationSubject: UnsafeRawPointer?
 
@@ -420,8 +420,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     // (see ``outermostLocked(from:)``), and a write here is still theirs.
     scope.noteSuspendedScope()
     hasValue = true
-    let (changed, lockFreeReadable) = evaluate(evaluationSubject.unsafelyUnwrapped)
-    outcomeIsLockFreeReadable = lockFreeReadable
+    let outcome = evaluate(evaluationSubject.unsafelyUnwrapped)
+    let changed = outcome.changed
+    outcomeIsLockFreeReadable = outcome.lockFreeReadable
     scope.end()
     inputs.trim()
     // Before the links are settled: linking inputs may publish the value as current.
