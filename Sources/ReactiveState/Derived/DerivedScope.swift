@@ -6,14 +6,22 @@ extension DerivedNode {
   /// this body was called through a frame of its own).
   @inline(never)
   static func trackRead(_ source: SourceNode, by node: DerivedNode, stamp: UInt64) {
-    node.track(source, stamp: stamp)
+    node.track(source, stamp: stamp, firstReadChecked: true)
   }
 
   /// Records an input read during a computation (computing thread), now or, by a nested
-  /// one-shot, at `readAt`; links it only when the node has subscribers.
+  /// one-shot, at `readAt`; links it only when the node has subscribers. `firstReadChecked`:
+  /// the caller found `source` not read yet in this computation (see
+  /// ``SourceNode/markFirstRead(byScope:)``).
   @inline(__always)
-  final func track(_ source: SourceNode, stamp: UInt64, readAt: UInt64? = nil) {
-    guard source.isFirstRead(byScope: stamp) else { return }
+  final func track(
+    _ source: SourceNode, stamp: UInt64, readAt: UInt64? = nil, firstReadChecked: Bool = false
+  ) {
+    if firstReadChecked {
+      source.markFirstRead(byScope: stamp)
+    } else {
+      guard source.isFirstRead(byScope: stamp) else { return }
+    }
     let version = readAt ?? source.version.load(ordering: .sequentiallyConsistent)
     // The steady state — the same input as last time, at this position, linked through the
     // next old link — makes no call; anything else is done out of line.

@@ -45,7 +45,8 @@ extension ContinuousObserver {
   static func trackRead(
     _ slot: SourceNode, by observer: ContinuousObserver, stamp: UInt64, hadNestedScope: Bool
   ) {
-    guard slot.isFirstRead(byScope: stamp) else { return }
+    // Reached through `recordIfNew`, which found `slot` not read yet in this run.
+    slot.markFirstRead(byScope: stamp)
     let version = slot.version.load(ordering: .sequentiallyConsistent)
     let cursor = observer.cursor
     let candidate =
@@ -67,14 +68,21 @@ extension ContinuousObserver {
   static func trackSingleRead(
     _ slot: SourceNode, by observer: ContinuousObserver, stamp: UInt64, hadNestedScope: Bool
   ) {
-    observer.track(slot, stamp: stamp, hadNestedScope: hadNestedScope)
+    observer.track(slot, stamp: stamp, hadNestedScope: hadNestedScope, firstReadChecked: true)
   }
 
   /// Records a read during a run (called through the thread's current scope), made now or,
   /// by a nested one-shot, at `readAt`.
   @inline(__always)
-  func track(_ slot: SourceNode, stamp: UInt64, hadNestedScope: Bool, readAt: UInt64? = nil) {
-    guard slot.isFirstRead(byScope: stamp) else { return }
+  func track(
+    _ slot: SourceNode, stamp: UInt64, hadNestedScope: Bool, readAt: UInt64? = nil,
+    firstReadChecked: Bool = false
+  ) {
+    if firstReadChecked {
+      slot.markFirstRead(byScope: stamp)
+    } else {
+      guard slot.isFirstRead(byScope: stamp) else { return }
+    }
     let version = readAt ?? slot.version.load(ordering: .sequentiallyConsistent)
     if readsSingleSource {
       // A nested one-shot's read that a change overtook before it reached here: linked (the

@@ -35,6 +35,12 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
     lastReaderStamp.store(stamp, ordering: .relaxed)
     return true
   }
+  /// Marks the source read by the scope stamped `stamp`, for a scope's `record(_:)`, which is
+  /// reached only through ``TrackingScope/recordIfNew(_:)``: that found it not read yet.
+  @inline(__always)
+  final func markFirstRead(byScope stamp: UInt64) {
+    lastReaderStamp.store(stamp, ordering: .relaxed)
+  }
   /// Install pass that last linked this source (duplicate filter under the graph lock).
   @exclusivity(unchecked) final var installMark: UInt64 = 0
   /// The ``ObservationWave`` of this source's last completed `didSet` walk; 0 after a new

@@ -42,8 +42,10 @@ class TrackingScope {
     hadNestedScope = false
   }
 
-  /// Records a read. Subclasses decide what a read means; each starts by filtering repeats
-  /// with ``SourceNode/isFirstRead(byScope:)``.
+  /// Records a read. Subclasses decide what a read means. Reached only through
+  /// ``recordIfNew(_:)``, which found the source's stamp not this scope's: each override
+  /// either marks it read (``SourceNode/markFirstRead(byScope:)``) or filters repeats with
+  /// ``SourceNode/isFirstRead(byScope:)``.
   @usableFromInline func record(_ slot: SourceNode) {}
 
   /// Records a read that a scope nested in this one made at `version` (a one-shot's reads
