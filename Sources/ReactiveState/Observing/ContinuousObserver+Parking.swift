@@ -209,11 +209,18 @@ extension ContinuousObserver {
         }
       }
       // The run linked what it read: it ends as a graph run.
-      execute(
-        kind: .didSet, keyPath: nil, certain: true, ranOnce: true, wroteOnce: wrote,
-        reruns: reruns)
+      endAsGraphRun(wroteOnce: wrote, reruns: reruns)
       return
     }
+  }
+
+  /// The end of a parked run that linked what it read, as a graph run's (see
+  /// ``executeLoop(kind:keyPath:certain:ranOnce:wroteOnce:reruns:)``); out of line.
+  @inline(never)
+  private func endAsGraphRun(wroteOnce: Bool, reruns: Int) {
+    executeLoop(
+      kind: .didSet, keyPath: nil, certain: true, ranOnce: true, wroteOnce: wroteOnce,
+      reruns: reruns)
   }
 
   /// Leaves the parking word, links the observer to its parking slot and queues the change in

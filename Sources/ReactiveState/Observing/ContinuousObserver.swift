@@ -298,10 +298,18 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     GraphLock.withLock { phase == .queued ? pendingKeyPath : nil }
   }
 
-  /// Runs the body until a run ends with nothing pending. `ranOnce`: the caller already ran
-  /// the body once and it linked its reads (a parked run that left single reading); this ends
-  /// that run (which wrote an observed property if `wroteOnce`), after `reruns` runs.
-  func execute(
+  /// Runs the body until a run ends with nothing pending.
+  func execute(kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool)
+  {
+    executeLoop(kind: kind, keyPath: keyPath, certain: certain)
+  }
+
+  /// ``execute(kind:keyPath:certain:)``'s body, inlined into each entry (the common one keeps
+  /// no parked-run state). `ranOnce`: the caller already ran the body once and it linked its
+  /// reads (a parked run that left single reading); this ends that run (which wrote an
+  /// observed property if `wroteOnce`), after `reruns` runs.
+  @inline(__always)
+  func executeLoop(
     kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool,
     ranOnce: Bool = false, wroteOnce: Bool = false, reruns: Int = 0
   ) {
