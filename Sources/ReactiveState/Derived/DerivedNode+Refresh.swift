@@ -26,19 +26,31 @@ extension DerivedNode {
   /// its lingering ends); settled unchanged, it would stay unlinked, and later changes of its
   /// inputs would never reach the reader.
   final func refreshForSubscriber() -> Bool {
+    guard refreshKeepingLockInline(forSubscriber: true) else { return false }
+    // Out of line, with the loop: the common path keeps no values across iterations.
+    if !isAbandoned && isUnlinked.load(ordering: .relaxed) { return relinkForSubscriber() }
+    releaseComputeLock()
+    return true
+  }
+
+  /// The end of ``refreshForSubscriber()`` for a node found unlinked (compute lock held,
+  /// refreshed): subscribes it to its inputs again, and refreshes again until it stays current.
+  @inline(never)
+  private func relinkForSubscriber() -> Bool {
     while true {
-      guard refreshKeepingLockInline(forSubscriber: true) else { return false }
-      var relinkedStale = false
-      if !isAbandoned && isUnlinked.load(ordering: .relaxed) {
-        subscribeUpstream()
-        // An input that moved after the check above and before the links were back reached
-        // nobody: the relink left the node stale. Bring it up to date again (linked now, so
-        // a later change is pushed), or the reader would compare an unmoved version and
-        // never hear of it.
-        relinkedStale = freshness.load(ordering: .sequentiallyConsistent) & Self.stale != 0
-      }
+      subscribeUpstream()
+      // An input that moved after the check above and before the links were back reached
+      // nobody: the relink left the node stale. Bring it up to date again (linked now, so
+      // a later change is pushed), or the reader would compare an unmoved version and
+      // never hear of it.
+      let relinkedStale = freshness.load(ordering: .sequentiallyConsistent) & Self.stale != 0
       releaseComputeLock()
       if !relinkedStale { return true }
+      guard refreshKeepingLock(forSubscriber: true) else { return false }
+      if isAbandoned || !isUnlinked.load(ordering: .relaxed) {
+        releaseComputeLock()
+        return true
+      }
     }
   }
 
