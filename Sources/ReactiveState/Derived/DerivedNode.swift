@@ -408,9 +408,10 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   final func compute(forSubscriber: Bool) {
     // Subscribers counted without the graph lock; a race with one arriving or leaving is
     // settled under the lock at the end.
-    linksInputs =
+    let links =
       forSubscriber || willSetListeners.load(ordering: .acquiring) != 0
       || didSetListeners.load(ordering: .acquiring) != 0
+    linksInputs = links
     cursor = nil
     missedChangeWhileComputing = false
     inputs.restart()
@@ -428,7 +429,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     // Before the links are settled: linking inputs may publish the value as current.
     if changed { moveVersion() }
     // The steady state: the same links as last time, still observed — no graph lock.
-    if linksInputs && cursor == lastDependency && !isUnlinked.load(ordering: .relaxed)
+    if links && cursor == lastDependency && !isUnlinked.load(ordering: .relaxed)
       && !hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent)
     {
       return

@@ -32,10 +32,10 @@ class TrackingScope {
 
   init() {}
 
-  /// Prepares the scope for a new run (fresh stamp, no cached read).
+  /// Prepares the scope for a new run (fresh stamp, no cached read). `parent` is left as is:
+  /// ``begin()`` sets it, and it is read only while the scope is active.
   @inline(__always)
   final func reset() {
-    parent = nil
     stamp = TrackingScope.nextStamp()
     lastSite = 0
     lastStorage = 0
