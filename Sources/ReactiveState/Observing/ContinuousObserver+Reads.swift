@@ -3,6 +3,34 @@ import CReactiveState
 /// order, reading singly while it may park, and keeping the derived values it read (which the
 /// next change pulls).
 extension ContinuousObserver {
+  /// Runs the body until a run ends with nothing pending. The common run is straight code: a
+  /// change certain to matter, or derived inputs that changed when pulled; a body that does
+  /// not read singly; a clean end. Anything else goes on in the loop
+  /// (``executeLoop(kind:keyPath:certain:ranOnce:wroteOnce:reruns:triedCleanEnd:inputsUnchanged:)``),
+  /// whose state this path keeps off its frame.
+  func execute(kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool)
+  {
+    guard certain || inputsChanged() else {
+      return executeLoop(kind: kind, keyPath: keyPath, certain: false, inputsUnchanged: true)
+    }
+    if cancelRequested.load(ordering: .acquiring) || (parksInSlots && firstDependency == nil) {
+      return executeLoop(kind: kind, keyPath: keyPath, certain: true)
+    }
+    let wrote = runBody(kind: kind, keyPath: keyPath)
+    if cursor == lastDependency
+      && state.compareExchange(
+        expected: Phase.running.rawValue, desired: Phase.idle.rawValue,
+        ordering: .acquiringAndReleasing
+      ).exchanged
+    {
+      if let held = consume keyPath { withExtendedLifetime(held) {} }
+      return
+    }
+    executeLoop(
+      kind: kind, keyPath: keyPath, certain: true, ranOnce: true, wroteOnce: wrote,
+      triedCleanEnd: true)
+  }
+
   /// One run of the body, reading singly when the observer parks and has no links; returns
   /// whether the run wrote an observed property on this thread.
   @inline(__always)
@@ -133,6 +161,7 @@ extension ContinuousObserver {
   /// date) and its version compared, with no lock (the list is this running thread's). A
   /// property that changed needs no check: its change made the run certain (see `enqueue`),
   /// and one that lands during this check marks the run dirty.
+  @inline(__always)
   func inputsChanged() -> Bool {
     for input in derivedInputs.inputs {
       let moved = input.source._withUnsafeGuaranteedRef { source in

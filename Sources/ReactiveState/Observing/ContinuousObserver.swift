@@ -298,30 +298,29 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     GraphLock.withLock { phase == .queued ? pendingKeyPath : nil }
   }
 
-  /// Runs the body until a run ends with nothing pending.
-  func execute(kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool)
-  {
-    executeLoop(kind: kind, keyPath: keyPath, certain: certain)
-  }
-
-  /// ``execute(kind:keyPath:certain:)``'s body, inlined into each entry (the common one keeps
-  /// no parked-run state). `ranOnce`: the caller already ran the body once and it linked its
-  /// reads (a parked run that left single reading); this ends that run (which wrote an
-  /// observed property if `wroteOnce`), after `reruns` runs.
+  /// Runs the body until a run ends with nothing pending, inlined into each entry (see
+  /// ``execute(kind:keyPath:certain:)``). `ranOnce`: the caller already ran the body once and
+  /// it linked its reads; this ends that run (which wrote an observed property if `wroteOnce`),
+  /// after `reruns` runs — and `triedCleanEnd`: its clean end failed. `inputsUnchanged`: the
+  /// caller pulled the derived inputs (the run is not certain) and none changed.
   @inline(__always)
   func executeLoop(
     kind: ObservationTracking.Event.Kind, keyPath: consuming AnyKeyPath?, certain: Bool,
-    ranOnce: Bool = false, wroteOnce: Bool = false, reruns: Int = 0
+    ranOnce: Bool = false, wroteOnce: Bool = false, reruns: Int = 0,
+    triedCleanEnd: Bool = false, inputsUnchanged: Bool = false
   ) {
     var kind = kind
     var certain = certain
     var reruns = reruns
     var ranOnce = ranOnce
     var wroteDuringRun = wroteOnce
+    var triedCleanEnd = triedCleanEnd
+    var inputsUnchanged = inputsUnchanged
     while true {
       if ranOnce {
         ranOnce = false
-      } else if !certain && !inputsChanged() {
+      } else if !certain && (inputsUnchanged || !inputsChanged()) {
+        inputsUnchanged = false
         // Only derived inputs were invalidated and they recomputed to equal values.
         GraphLock.lock()
         if let end = runEnd() {
@@ -357,7 +356,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
       // A clean end with the same links as last time: straight back to idle, no lock. A
       // change or a cancellation that arrived meanwhile changed the word: the locked path.
-      if cursor == lastDependency
+      if !triedCleanEnd && cursor == lastDependency
         && state.compareExchange(
           expected: Phase.running.rawValue, desired: Phase.idle.rawValue,
           ordering: .acquiringAndReleasing
@@ -368,6 +367,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         if let held = consume keyPath { withExtendedLifetime(held) {} }
         return
       }
+      triedCleanEnd = false
       GraphLock.lock()
       if phase != .cancelled { unlinkDependencies(after: cursor) }
       if let end = runEnd() {
