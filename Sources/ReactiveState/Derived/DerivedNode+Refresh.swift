@@ -26,9 +26,12 @@ extension DerivedNode {
   /// its lingering ends); settled unchanged, it would stay unlinked, and later changes of its
   /// inputs would never reach the reader.
   final func refreshForSubscriber() -> Bool {
-    guard refreshKeepingLockInline(forSubscriber: true) else { return false }
+    let refreshed = refreshKeepingLockInline(forSubscriber: true)
+    guard refreshed.locked else { return false }
     // Out of line, with the loop: the common path keeps no values across iterations.
-    if !isAbandoned && isUnlinked.load(ordering: .relaxed) { return relinkForSubscriber() }
+    if !refreshed.linked && !isAbandoned && isUnlinked.load(ordering: .relaxed) {
+      return relinkForSubscriber()
+    }
     releaseComputeLock()
     return true
   }
@@ -58,21 +61,20 @@ extension DerivedNode {
   /// and calls ``releaseComputeLock()``). `forSubscriber`: the reader is about to subscribe to
   /// this node, so a computation links its inputs even though the node has no subscriber yet.
   final func refreshKeepingLock(forSubscriber: Bool) -> Bool {
-    refreshKeepingLockInline(forSubscriber: forSubscriber)
+    refreshKeepingLockInline(forSubscriber: forSubscriber).locked
   }
 
   /// ``refreshKeepingLock(forSubscriber:)``, inlined into ``refreshForSubscriber()``: an
   /// observer's check of its derived inputs, the pull every change through them makes.
+  /// `linked`: the refresh found the node linked to its inputs (false: not known).
   @inline(__always)
-  private func refreshKeepingLockInline(forSubscriber: Bool) -> Bool {
-    guard lockUnlessCycle() else { return false }
-    guard beginRefresh() else { return true }
+  private func refreshKeepingLockInline(forSubscriber: Bool) -> (locked: Bool, linked: Bool) {
+    guard lockUnlessCycle() else { return (false, false) }
+    guard beginRefresh() else { return (true, false) }
     if hasValue && !inputsChanged() {
-      settleUnchanged()
-    } else {
-      recompute(forSubscriber: forSubscriber)
+      return (true, settleUnchanged())
     }
-    return true
+    return (true, recompute(forSubscriber: forSubscriber))
   }
 
   /// Compute lock held, refreshing, with a value: whether an input's version moved since the
@@ -206,7 +208,7 @@ extension DerivedNode {
   private func endCheck(inputsChanged changed: Bool) -> (
     parent: Unmanaged<DerivedNode>, moved: Bool
   ) {
-    if changed { recompute(forSubscriber: false) } else { settleUnchanged() }
+    if changed { recompute(forSubscriber: false) } else { _ = settleUnchanged() }
     let parent = stackParent.unsafelyUnwrapped
     stackParent = nil
     // The parent, locked by this thread, holds this input: it stays alive.
@@ -214,26 +216,34 @@ extension DerivedNode {
     return (parent, parent._withUnsafeGuaranteedRef { $0.inputAtStackIndexMoved() })
   }
 
-  /// Compute lock held, refreshing: no input changed, so the value is current again.
+  /// Compute lock held, refreshing: no input changed, so the value is current again. Returns
+  /// whether the node is linked to its inputs.
   @inline(__always)
-  private func settleUnchanged() {
+  private func settleUnchanged() -> Bool {
     refreshingThread.store(0, ordering: .relaxed)
     // Unlinked, nothing will mark it stale: the next read validates again.
     if isUnlinked.load(ordering: .acquiring) {
       freshness.store(Self.stale, ordering: .sequentiallyConsistent)
-    } else {
-      publishCurrent(replacing: Self.stale)
+      return false
     }
+    publishCurrent(replacing: Self.stale, knownLinked: true)
+    return true
   }
 
-  /// Compute lock held, refreshing: recomputes and publishes the outcome as current.
-  @inline(__always)
-  private func recompute(forSubscriber: Bool) {
-    compute(forSubscriber: forSubscriber)
-    if missedChangeWhileComputing { computeAgain(forSubscriber: forSubscriber) }
+  /// Compute lock held, refreshing: recomputes and publishes the outcome as current. Returns
+  /// true when the computation kept the node's links as they were (it is linked; false: not
+  /// known).
+  @discardableResult @inline(__always)
+  private func recompute(forSubscriber: Bool) -> Bool {
+    var linked = compute(forSubscriber: forSubscriber)
+    if missedChangeWhileComputing {
+      computeAgain(forSubscriber: forSubscriber)
+      linked = false
+    }
     refreshingThread.store(0, ordering: .relaxed)
     if _isDebugAssertConfiguration(), let pause = DerivedNode.pauseBeforePublishing.body { pause() }
-    publishCurrent(replacing: Self.stale)
+    publishCurrent(replacing: Self.stale, knownLinked: linked)
+    return linked
   }
 
   /// A derived input about to be checked (its compute lock not held by this thread): brings it

@@ -369,9 +369,10 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// `expected`: publishes it as current — readable without the lock when the outcome allows
   /// it (a value, stored lock-free readable). An unlinked node stays stale: nothing marks it
   /// stale, so it must validate on every read. A compare-exchange, so a change marked
-  /// meanwhile wins; releasing, so a subscriber that sees it sees the version.
-  final func publishCurrent(replacing expected: UInt8) {
-    guard !isUnlinked.load(ordering: .relaxed) else { return }
+  /// meanwhile wins; releasing, so a subscriber that sees it sees the version. `knownLinked`:
+  /// the caller saw the node linked since it took the lock (only its holders change that).
+  final func publishCurrent(replacing expected: UInt8, knownLinked: Bool = false) {
+    guard knownLinked || !isUnlinked.load(ordering: .relaxed) else { return }
     let current = outcomeIsLockFreeReadable ? Self.lockFreeReadable : 0
     guard current != expected else { return }
     _ = freshness.compareExchange(expected: expected, desired: current, ordering: .releasing)
@@ -403,9 +404,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   static let pauseBeforePublishing = EngineTestHook()
 
   /// Runs the derivation with tracking active, stores its outcome and settles its links
-  /// (compute-lock holder, refreshing).
-  @inline(__always)
-  final func compute(forSubscriber: Bool) {
+  /// (compute-lock holder, refreshing). Returns true when they stay as they were, linked.
+  @discardableResult @inline(__always)
+  final func compute(forSubscriber: Bool) -> Bool {
     // Subscribers counted without the graph lock; a race with one arriving or leaving is
     // settled under the lock at the end.
     let links =
@@ -432,7 +433,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     if links && cursor == lastDependency && !isUnlinked.load(ordering: .relaxed)
       && !hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent)
     {
-      return
+      return true
     }
     let gainedSubscriber = GraphLock.withLock { () -> Bool in
       hasPendingOrphanCheck.store(false, ordering: .relaxed)
@@ -450,6 +451,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
     // A subscriber arrived while this computed unlinked: subscribe now.
     if gainedSubscriber { subscribeUpstream() }
+    return false
   }
 
   /// A read of this node that failed because this thread is refreshing it, made by another
