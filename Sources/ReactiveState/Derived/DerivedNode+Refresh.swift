@@ -8,7 +8,7 @@ import CReactiveState
 /// the refreshing thread and records its parent (``stackParent``) and the input it is at
 /// (``stackIndex``). A chain of any depth is validated in constant stack space, at about the
 /// cost of the recursion it replaced (384 instructions per node of the benchmarks' 1000-deep
-/// chain then, against 380; 329 since the pull's frames were trimmed). Locks are taken parent
+/// chain then, against 380; 327 since the pull's frames were trimmed). Locks are taken parent
 /// before input, as the recursive order did; a first computation still nests through the
 /// derivations themselves, as it must.
 extension DerivedNode {
