@@ -76,10 +76,13 @@ extension Optional: View where Wrapped: View {}
 protocol OptionalTypeMarker {
   /// The type the optional wraps.
   static var wrappedType: Any.Type { get }
+  /// The wrapped value, nil for none.
+  var anyWrapped: Any? { get }
 }
 
 extension Optional: OptionalTypeMarker {
   static var wrappedType: Any.Type { Wrapped.self }
+  var anyWrapped: Any? { self.map { $0 } }
 }
 
 extension Optional: PrimitiveView where Wrapped: View {

@@ -74,8 +74,11 @@ final class EnvironmentCell: Observable {
   /// instance equal by its `==` (by id, say) must still reach the readers of an injected model
   /// or `@EnvironmentObject`, or they keep showing and observing the old one.
   private static func isUnchanged(_ oldValue: Any, _ newValue: Any) -> Bool {
-    if type(of: oldValue) is AnyClass, type(of: newValue) is AnyClass {
-      return (oldValue as AnyObject) === (newValue as AnyObject)
+    // Through optionals too: an optional object's `==` is its object's.
+    if ViewEquality.unwrappedType(type(of: oldValue)) is AnyClass,
+      ViewEquality.unwrappedType(type(of: newValue)) is AnyClass
+    {
+      return ViewEquality.identical(oldValue, newValue)
     }
     return ValueEquality.knownEqual(oldValue, newValue) == true
   }

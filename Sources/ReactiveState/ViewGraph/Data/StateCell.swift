@@ -52,11 +52,11 @@ final class StateCell<Value>: Observable {
   }
 
   /// Whether writing `newValue` over `oldValue` changes nothing a reader could see: the same
-  /// object for an `Observable` class (its readers observe that instance, whatever its `==`
-  /// says), else equal by `ValueEquality.knownEqual`.
+  /// object for an `Observable` class or an optional of one (its readers observe that
+  /// instance, whatever its `==` says), else equal by `ValueEquality.knownEqual`.
   private static func isUnchanged(_ oldValue: Value, _ newValue: Value) -> Bool {
     if ViewEquality.isObservableClass(Value.self) {
-      return (oldValue as AnyObject) === (newValue as AnyObject)
+      return ViewEquality.identical(oldValue, newValue)
     }
     return ValueEquality.knownEqual(oldValue, newValue) == true
   }

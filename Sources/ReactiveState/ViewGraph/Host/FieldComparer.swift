@@ -67,7 +67,10 @@ struct FieldComparer {
   private static func kind(of type: Any.Type, _ metadataKind: _MetadataKind) -> Kind {
     if type is any NodeOwnedProperty.Type { return .nodeOwned }
     if let binding = type as? any BindingComparable.Type { return .binding(binding) }
-    if ViewEquality.isObservableClass(type) { return .object }
+    if ViewEquality.isObservableClass(type) {
+      // An optional model: through the general rules, which look through it.
+      return type is AnyClass ? .object : .general(generalLoader(for: type))
+    }
     if let equatable = type as? any Equatable.Type { return .equatable(comparer(for: equatable)) }
     if type is AnyClass { return .object }
     // A struct nested in a struct compares field by field as `Mirror` would, in place.

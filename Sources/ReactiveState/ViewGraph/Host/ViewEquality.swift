@@ -115,9 +115,33 @@ enum ViewEquality {
     return result
   }
 
-  /// Whether `type` is a class adopting `Observable`, whose values compare by identity.
+  /// Whether `type` is a class adopting `Observable`, or an optional of one (at any depth),
+  /// whose values compare by identity (``identical(_:_:)``): an optional model is observed
+  /// as much as a model, and `Optional`'s `==` would use the model's.
   nonisolated static func isObservableClass(_ type: Any.Type) -> Bool {
-    type is AnyClass && type is any Observable.Type
+    let type = unwrappedType(type)
+    return type is AnyClass && type is any Observable.Type
+  }
+
+  /// `type` with its optionals looked through.
+  nonisolated static func unwrappedType(_ type: Any.Type) -> Any.Type {
+    var type = type
+    while let optional = type as? any OptionalTypeMarker.Type { type = optional.wrappedType }
+    return type
+  }
+
+  /// Whether two values of a class type, or of optionals of one, hold the same object (or
+  /// are both nil).
+  nonisolated static func identical(_ lhs: Any, _ rhs: Any) -> Bool {
+    objectIdentity(lhs) == objectIdentity(rhs)
+  }
+
+  /// The object `value` holds, through optionals; nil when it holds none.
+  nonisolated private static func objectIdentity(_ value: Any) -> ObjectIdentifier? {
+    if let optional = value as? any OptionalTypeMarker {
+      return optional.anyWrapped.flatMap(objectIdentity)
+    }
+    return ObjectIdentifier(value as AnyObject)
   }
 
   /// The general rules: whether `rhs` is known to equal `lhs`, `depth` levels into a view's
@@ -126,7 +150,7 @@ enum ViewEquality {
     guard depth < 12, type(of: lhs) == type(of: rhs) else { return false }
     if lhs is any NodeOwnedProperty { return true }
     if let lhs = lhs as? any BindingComparable { return lhs.sameSource(as: rhs) }
-    if isObservableClass(type(of: lhs)) { return (lhs as AnyObject) === (rhs as AnyObject) }
+    if isObservableClass(type(of: lhs)) { return identical(lhs, rhs) }
     if let known = ValueEquality.knownEqual(lhs, rhs) { return known }
     let left = Mirror(reflecting: lhs)
     let right = Mirror(reflecting: rhs)
