@@ -35,6 +35,17 @@ import Testing
     #expect(host.texts.last == "state Lin")
   }
 
+  /// The same for a `@State` of existential type holding a model: the identity rule looked
+  /// at the declared type, `any Round30Named`, no class, and `==` of the model inside decided.
+  @Test func anExistentialStateModelReplacedByOneEqualByItsEqualsIsReplaced() throws {
+    let host = ViewHost(Round30ExistentialStateOwner())
+    #expect(host.texts.last == "state Ada")
+    try host.tap("reload")
+    #expect(host.texts.last == "state Grace")
+    try host.tap("rename")
+    #expect(host.texts.last == "state Lin")
+  }
+
   /// The same for an environment value of optional model type: the cell compared the two
   /// optionals with `==`, so readers kept showing and observing the old instance.
   @Test func anOptionalEnvironmentModelEqualByItsEqualsStillReplacesThePreviousOne() throws {
@@ -101,6 +112,19 @@ struct Round30OptionalStateOwner: View {
       Button("reload") { profile = AuditProfile(id: 1, name: "Grace") }
       Button("rename") { profile?.name = "Lin" }
       Text("state \(profile?.name ?? "none")")
+    }
+  }
+}
+
+/// Owns a profile in a `@State` of existential type and replaces it by another instance equal
+/// by `==`.
+struct Round30ExistentialStateOwner: View {
+  @State private var profile: any Round30Named = AuditProfile(id: 1, name: "Ada")
+  var body: some View {
+    VStack {
+      Button("reload") { profile = AuditProfile(id: 1, name: "Grace") }
+      Button("rename") { (profile as? AuditProfile)?.name = "Lin" }
+      Text("state \(profile.name)")
     }
   }
 }

@@ -53,9 +53,13 @@ final class StateCell<Value>: Observable {
 
   /// Whether writing `newValue` over `oldValue` changes nothing a reader could see: the same
   /// object for an `Observable` class or an optional of one (its readers observe that
-  /// instance, whatever its `==` says), else equal by `ValueEquality.knownEqual`.
+  /// instance, whatever its `==` says), else equal by `ValueEquality.knownEqual`. The dynamic
+  /// types decide too: a state of existential type may hold a model.
   private static func isUnchanged(_ oldValue: Value, _ newValue: Value) -> Bool {
-    if ViewEquality.isObservableClass(Value.self) {
+    if ViewEquality.isObservableClass(Value.self)
+      || ViewEquality.isObservableClass(type(of: oldValue as Any))
+      || ViewEquality.isObservableClass(type(of: newValue as Any))
+    {
       return ViewEquality.identical(oldValue, newValue)
     }
     return ValueEquality.knownEqual(oldValue, newValue) == true
