@@ -30,19 +30,8 @@ import Testing
   /// cached values stay valid) and sees every later change.
   @Test func unobservedValuesValidateByVersionAndSubscribeWhenObserved() {
     let model = HandModel()
-    let counts = Box([0, 0, 0])
-    let left = Computed {
-      counts.value[0] += 1
-      return model.a + 1
-    }
-    let right = Computed {
-      counts.value[1] += 1
-      return model.a * 10
-    }
-    let bottom = Computed {
-      counts.value[2] += 1
-      return left.value + right.value
-    }
+    let diamond = CountedDiamond(model) { $0 + $1 }
+    let (counts, bottom) = (diamond.counts, diamond.bottom)
     #expect(bottom.value == 1)
     #expect(bottom.value == 1)
     #expect(counts.value == [1, 1, 1], "cached without observers")
@@ -66,19 +55,8 @@ import Testing
 
   @Test func diamondIsGlitchFreeAndEachNodeComputesOncePerChange() {
     let model = HandModel()
-    let counts = Box([0, 0, 0])
-    let left = Computed {
-      counts.value[0] += 1
-      return model.a + 1
-    }
-    let right = Computed {
-      counts.value[1] += 1
-      return model.a * 10
-    }
-    let bottom = Computed {
-      counts.value[2] += 1
-      return "\(left.value)/\(right.value)"
-    }
+    let diamond = CountedDiamond(model) { "\($0)/\($1)" }
+    let (counts, bottom) = (diamond.counts, diamond.bottom)
     let seen = Box<[String]>([])
     let token = observe { seen.value.append(bottom.value) }
     model.a = 1

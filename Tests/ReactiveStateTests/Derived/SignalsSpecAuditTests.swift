@@ -205,19 +205,8 @@ import Testing
   /// outermost one, and its observer runs once with the final inputs.
   @Test func nestedTransactionsRecomputeADiamondOnceAtTheOutermostEnd() {
     let model = HandModel()
-    let counts = Box([0, 0, 0])
-    let left = Computed {
-      counts.value[0] += 1
-      return model.a + 1
-    }
-    let right = Computed {
-      counts.value[1] += 1
-      return model.a * 10
-    }
-    let bottom = Computed {
-      counts.value[2] += 1
-      return "\(left.value)/\(right.value)/\(model.b)"
-    }
+    let diamond = CountedDiamond(model) { "\($0)/\($1)/\(model.b)" }
+    let (counts, bottom) = (diamond.counts, diamond.bottom)
     let seen = Box<[String]>([])
     let token = observe { seen.value.append(bottom.value) }
     withTransaction {
