@@ -29,13 +29,10 @@ extension DerivedNode {
       return trackNewInput(source, version: version)
     }
     guard linksInputs else { return }
-    let candidate =
-      cursor == nil ? firstDependency : cursor.unsafelyUnwrapped.pointee.nextDependency
-    guard let candidate, candidate.refers(to: source) else {
+    guard let reused = reuseNextLink(source, version: version, after: cursor) else {
       return linkInput(source, version: version)
     }
-    candidate.pointee.version = version
-    cursor = candidate
+    cursor = reused
   }
 
   /// ``track(_:stamp:readAt:)`` of a read whose source is not at this position of the inputs.

@@ -17,12 +17,7 @@ extension ContinuousObserver {
       return executeLoop(kind: kind, keyPath: keyPath, certain: true)
     }
     let wrote = runBody(kind: kind, keyPath: keyPath)
-    if cursor == lastDependency
-      && state.compareExchange(
-        expected: Phase.running.rawValue, desired: Phase.idle.rawValue,
-        ordering: .acquiringAndReleasing
-      ).exchanged
-    {
+    if endsRunCleanly() {
       if let held = consume keyPath { withExtendedLifetime(held) {} }
       return
     }
@@ -63,6 +58,17 @@ extension ContinuousObserver {
     return wrote
   }
 
+  /// A run's clean end: it kept the same links as last time, and no change or cancellation
+  /// arrived meanwhile (either changes the word), so it goes straight back to idle, no lock.
+  @inline(__always)
+  func endsRunCleanly() -> Bool {
+    cursor == lastDependency
+      && state.compareExchange(
+        expected: Phase.running.rawValue, desired: Phase.idle.rawValue,
+        ordering: .acquiringAndReleasing
+      ).exchanged
+  }
+
   /// ``track(_:stamp:hadNestedScope:readAt:)`` of a read made now, by a run that does not read
   /// singly (see ``readsSingleSource``); out of line and static, so the scope's `record`
   /// reaches it with a jump (its register for `self` stays its own; a closure holding this
@@ -76,18 +82,10 @@ extension ContinuousObserver {
     // Reached through `recordIfNew`, which found `slot` not read yet in this run.
     slot.markFirstRead(byScope: stamp)
     let version = slot.version.load(ordering: .sequentiallyConsistent)
-    let cursor = observer.cursor
-    let candidate =
-      cursor == nil ? observer.firstDependency : cursor.unsafelyUnwrapped.pointee.nextDependency
-    guard let candidate, candidate.refers(to: slot) else {
-      return observer.link(slot, version: version, hadNestedScope: hadNestedScope)
-    }
-    candidate.pointee.version = version
-    observer.cursor = candidate
-    guard slot.isDerived, !observer.derivedInputs.appendInPlace(slot, version: version) else {
-      return
-    }
-    observer.derivedInputs.appendReplacing(slot, version: version)
+    guard let reused = observer.reuseNextLink(slot, version: version, after: observer.cursor)
+    else { return observer.link(slot, version: version, hadNestedScope: hadNestedScope) }
+    observer.cursor = reused
+    if slot.isDerived { observer.derivedInputs.append(slot, version: version) }
   }
 
   /// ``track(_:stamp:hadNestedScope:readAt:)`` of a read made now by a run that reads singly

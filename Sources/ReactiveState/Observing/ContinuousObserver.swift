@@ -354,14 +354,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         }
       }
 
-      // A clean end with the same links as last time: straight back to idle, no lock. A
-      // change or a cancellation that arrived meanwhile changed the word: the locked path.
-      if !triedCleanEnd && cursor == lastDependency
-        && state.compareExchange(
-          expected: Phase.running.rawValue, desired: Phase.idle.rawValue,
-          ordering: .acquiringAndReleasing
-        ).exchanged
-      {
+      // Otherwise (a change or a cancellation arrived meanwhile): the locked path.
+      if !triedCleanEnd && endsRunCleanly() {
         // Usually nil: released only when not (the unconditional release call costs 9
         // instructions).
         if let held = consume keyPath { withExtendedLifetime(held) {} }

@@ -39,15 +39,7 @@ struct InputList {
   /// Records the next input: a retained entry already holding `source` is reused as is.
   @inline(__always)
   mutating func append(_ source: SourceNode, version: UInt64) {
-    if count < retained,
-      buffer.unsafelyUnwrapped[count].source.toOpaque()
-        == Unmanaged.passUnretained(source).toOpaque()
-    {
-      buffer.unsafelyUnwrapped[count].version = version
-      count += 1
-    } else {
-      appendReplacing(source, version: version)
-    }
+    if !appendInPlace(source, version: version) { appendReplacing(source, version: version) }
   }
 
   /// ``append(_:version:)`` when the next entry already holds `source` (a reader reading the

@@ -218,12 +218,21 @@ class ReactiveNode: @unchecked Sendable {
   final func reuseOrLink(_ source: SourceNode, version: UInt64, after cursor: LinkPointer?)
     -> LinkPointer
   {
-    let candidate = cursor == nil ? firstDependency : cursor!.pointee.nextDependency
-    if let candidate, candidate.refers(to: source) {
-      candidate.pointee.version = version
-      return candidate
-    }
-    return link(source, version: version, after: cursor)
+    reuseNextLink(source, version: version, after: cursor)
+      ?? link(source, version: version, after: cursor)
+  }
+
+  /// The steady-state half of ``reuseOrLink(_:version:after:)``: the link after `cursor` when
+  /// it is `source`'s (its version updated), else nil (the caller links).
+  @inline(__always)
+  final func reuseNextLink(_ source: SourceNode, version: UInt64, after cursor: LinkPointer?)
+    -> LinkPointer?
+  {
+    let candidate =
+      cursor == nil ? firstDependency : cursor.unsafelyUnwrapped.pointee.nextDependency
+    guard let candidate, candidate.refers(to: source) else { return nil }
+    candidate.pointee.version = version
+    return candidate
   }
 
   /// ``reuseOrLink(_:version:after:)`` when the next old link is not `source`'s: splices a new
