@@ -13,17 +13,8 @@ import Testing
   /// (after it read the model) another thread writes `model[0] = 10`. `outer` must end up
   /// with the write's value, and keep hearing later writes.
   @Test func aWriteWhileADerivedReaderRelinksItsInputReachesTheReader() {
-    let model = LockedTriple()
-    let duringTens = LockedBox<(() -> Void)?>(nil)
-    let tens = Computed("tens", isEqual: ==) { () -> Int in
-      let read = model[0]
-      if let hook = duringTens.value {
-        duringTens.value = nil
-        hook()
-      }
-      return read / 10
-    }
-    let shifted = Computed("shifted", isEqual: ==) { tens.value + 100 }
+    let chain = HookedTensChain()
+    let (model, duringTens, shifted) = (chain.model, chain.duringTens, chain.shifted)
     let outer = Computed("outer", isEqual: ==) { () -> Int in
       model[1] == 1 ? shifted.value : -1
     }
@@ -43,17 +34,8 @@ import Testing
   /// The same window for a one-shot observer reading the unlinked value in `apply`: the
   /// write made while the value relinks must fire it (its value is outdated).
   @Test func aWriteWhileAOneShotRelinksItsInputFiresIt() {
-    let model = LockedTriple()
-    let duringTens = LockedBox<(() -> Void)?>(nil)
-    let tens = Computed("tens", isEqual: ==) { () -> Int in
-      let read = model[0]
-      if let hook = duringTens.value {
-        duringTens.value = nil
-        hook()
-      }
-      return read / 10
-    }
-    let shifted = Computed("shifted", isEqual: ==) { tens.value + 100 }
+    let chain = HookedTensChain()
+    let (model, duringTens, shifted) = (chain.model, chain.duringTens, chain.shifted)
     #expect(shifted.value == 100)  // cached, unobserved: unlinked
     model[0] = 1
     duringTens.value = { onAnotherThread { model[0] = 10 } }

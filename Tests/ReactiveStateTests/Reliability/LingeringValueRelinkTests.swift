@@ -13,17 +13,8 @@ import Testing
   /// read the model and before the links are back (the write reaches nobody). Returns what the
   /// observer saw after that, then after `model[0] = 20`.
   static func observeAsLingeringEnds(writeDuringRelink: Bool) -> (Int?, Int?) {
-    let model = LockedTriple()
-    let duringTens = LockedBox<(() -> Void)?>(nil)
-    let tens = Computed("tens", isEqual: ==) { () -> Int in
-      let read = model[0]
-      if let hook = duringTens.value {
-        duringTens.value = nil
-        hook()
-      }
-      return read / 10
-    }
-    let shifted = Computed("shifted", isEqual: ==) { tens.value + 100 }
+    let chain = HookedTensChain()
+    let (model, duringTens, shifted) = (chain.model, chain.duringTens, chain.shifted)
     // Subscribe the chain, then orphan it: it lingers through two changes of its inputs.
     observe { _ = shifted.value }.cancel()
     model[0] = 1  // first change: `tens` recomputes equal
