@@ -3,9 +3,10 @@
 
 Usage: check-docc-snippets.py [CATALOG_DIR ...] [--tests TEST_DIR]
 
-Every ```swift block of an article (CATALOG_DIR/*.md, default
-Sources/ReactiveState/ReactiveState.docc) must be preceded by one of two HTML comments, which
-DocC drops without a warning:
+Every ```swift block of an article (CATALOG_DIR/*.md; by default the catalogs of both
+products, Sources/ReactiveState/ReactiveState.docc and
+Sources/ReactiveStateMacrosFree/ReactiveStateMacrosFree.docc) must be preceded by one of two
+HTML comments, which DocC drops without a warning:
 
   <!-- snippet: NAME -->             the block is compiled and run by a test: it must equal, line
                                      for line, the lines between `// DocC: ARTICLE/NAME` and
@@ -113,7 +114,10 @@ def main(argv):
         at = args.index("--tests")
         tests_dir = args[at + 1]
         del args[at:at + 2]
-    catalogs = args or ["Sources/ReactiveState/ReactiveState.docc"]
+    catalogs = args or [
+        "Sources/ReactiveState/ReactiveState.docc",
+        "Sources/ReactiveStateMacrosFree/ReactiveStateMacrosFree.docc",
+    ]
     problems, exempt = [], []
     articles = {}
     for catalog in catalogs:

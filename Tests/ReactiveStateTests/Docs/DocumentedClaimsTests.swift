@@ -1,55 +1,77 @@
 // Claims of the DocC articles that no other test pinned. The articles' own Swift blocks run in
-// `DocCArticleSnippetTests.swift` (checked against the articles); the samples here are further
-// code the claims need, or samples of the `ReactiveStateMacrosFree` articles, compiled as written
-// (only renamed or nested where a name is already taken in this test module). Each
+// `DocCArticleSnippetTests.swift` and, for the `ReactiveStateMacrosFree` articles, in
+// `WritingModelsSamples` below (both checked against the articles); the other samples here are
+// further code the claims need. Each
 // test names the article and the claim. The README's tour is `ReadmeTourTests.swift`.
 import ReactiveStateMacrosFree
 import Testing
 
 // MARK: - Samples, as the articles write them
 
-/// *Writing models without macros* and the `ReactiveStateMacrosFree` landing page.
+/// *Writing models without macros* and the `ReactiveStateMacrosFree` landing page, as
+/// `Scripts/check-docc-snippets.py` checks them (each `Person` nested in its own namespace).
 enum WritingModelsSamples {
   /// "Writing it by hand", with the optional `_modify`.
-  final class Person: Observable, @unchecked Sendable {
-    private let registrar = ObservationRegistrar()
-    private var _name = ""
+  enum HandWritten {
+    // DocC: WritingModelsWithoutMacros/hand-written
+    final class Person: Observable, @unchecked Sendable {
+      private let registrar = ObservationRegistrar()
+      private var _name = ""
 
-    var name: String {
-      get {
-        registrar.access(self, keyPath: \.name)
-        return _name
-      }
-      set {
-        registrar.withMutation(of: self, keyPath: \.name, replacing: _name, with: newValue) {
-          _name = newValue
+      var name: String {
+        get {
+          registrar.access(self, keyPath: \.name)
+          return _name
+        }
+        set {
+          registrar.withMutation(of: self, keyPath: \.name, replacing: _name, with: newValue) {
+            _name = newValue
+          }
+        }
+        _modify {  // optional: in-place mutation (`+=`, `append`) without a copy
+          registrar.access(self, keyPath: \.name)
+          registrar.willSet(self, keyPath: \.name)
+          defer { registrar.didSet(self, keyPath: \.name) }
+          yield &_name
         }
       }
-      _modify {  // optional: in-place mutation (`+=`, `append`) without a copy
-        registrar.access(self, keyPath: \.name)
-        registrar.willSet(self, keyPath: \.name)
-        defer { registrar.didSet(self, keyPath: \.name) }
-        yield &_name
-      }
-    }
 
-    var cache: [String: Int] = [:]  // not observed: the stand-in for @ObservationIgnored
+      var cache: [String: Int] = [:]  // not observed: the stand-in for @ObservationIgnored
+    }
+    // DocC: end
+  }
+
+  /// "Letting `@Tracked` write it".
+  enum WithTracked {
+    // DocC: WritingModelsWithoutMacros/tracked
+    final class Person: TrackedObservable, @unchecked Sendable {
+      let observationRegistrar = ObservationRegistrar()
+
+      @Tracked var name = ""
+      var cache: [String: Int] = [:]
+    }
+    // DocC: end
   }
 
   /// The landing page's `@Tracked` sample.
-  final class TrackedPerson: TrackedObservable, @unchecked Sendable {
-    let observationRegistrar = ObservationRegistrar()
-    @Tracked var name = ""
-    @Tracked var friends: [TrackedPerson] = []
-    var cache: [String: Int] = [:]  // a plain stored property is not observed
+  enum LandingPage {
+    // DocC: ReactiveStateMacrosFree/person
+    final class Person: TrackedObservable, @unchecked Sendable {
+      let observationRegistrar = ObservationRegistrar()
+      @Tracked var name = ""
+      @Tracked var friends: [Person] = []
+      var cache: [String: Int] = [:]  // a plain stored property is not observed
+    }
+    // DocC: end
   }
 
-  /// "Caching a computed property with `@Derived`".
+  // DocC: WritingModelsWithoutMacros/derived-cart
   final class Cart: TrackedObservable, @unchecked Sendable {
     let observationRegistrar = ObservationRegistrar()
     @Tracked var prices: [Int] = []
     @Derived({ (cart: Cart) in cart.prices.reduce(0, +) }) var total: Int
   }
+  // DocC: end
 }
 
 /// *Migrating from ObservableObject*: a screen that owns the article's migrated leaf model with
@@ -299,7 +321,7 @@ struct DocumentedClaimsTests {
 
   @Test("WritingModelsWithoutMacros: the hand-written _modify notifies once per +=")
   func handWrittenModifySample() {
-    let person = WritingModelsSamples.Person()
+    let person = WritingModelsSamples.HandWritten.Person()
     let seen = Recorder<String>()
     let token = observe { seen.values.append(person.name) }
     person.name += "Ada"
@@ -342,13 +364,26 @@ struct DocumentedClaimsTests {
     token.cancel()
   }
 
+  @Test("WritingModelsWithoutMacros: the @Tracked form notifies on a change, not on an equal value")
+  func trackedFormSample() {
+    let person = WritingModelsSamples.WithTracked.Person()
+    let seen = Recorder<String>()
+    let token = observe { seen.values.append(person.name + "\(person.cache.count)") }
+    person.name = "Ada"
+    person.name = "Ada"  // equal (String is Equatable): no run
+    person.cache["x"] = 1  // read, but not observed: no run
+    person.name = "Grace"
+    #expect(seen.values == ["0", "Ada0", "Grace1"])
+    token.cancel()
+  }
+
   @Test("ReactiveStateMacrosFree: the landing page's model; a plain property is not observed")
   func landingPageModel() {
-    let person = WritingModelsSamples.TrackedPerson()
+    let person = WritingModelsSamples.LandingPage.Person()
     let seen = Recorder<Int>()
     let token = observe { seen.values.append(person.friends.count + person.cache.count) }
     person.cache["a"] = 1  // read, but not observed: no run
-    person.friends.append(WritingModelsSamples.TrackedPerson())
+    person.friends.append(WritingModelsSamples.LandingPage.Person())
     #expect(seen.values == [0, 2])
     token.cancel()
   }
