@@ -107,7 +107,8 @@ public struct Toggle: View, PrimitiveView, ControlView {
 }
 
 /// Increment/decrement buttons for a value (``ViewHost/increment(_:occurrence:)``,
-/// ``ViewHost/decrement(_:occurrence:)``), clamped to an optional range.
+/// ``ViewHost/decrement(_:occurrence:)``), clamped to an optional range (an integer also to
+/// its type's range, so a step never traps on overflow).
 public struct Stepper: View, PrimitiveView, ControlView {
   let title: String
   let read: @MainActor () -> String
@@ -123,6 +124,28 @@ public struct Stepper: View, PrimitiveView, ControlView {
       var next = value.wrappedValue.advanced(by: up ? step : -step)
       if let bounds { next = min(max(next, bounds.lowerBound), bounds.upperBound) }
       value.wrappedValue = next
+    }
+  }
+
+  /// A stepper titled `title` changing the integer `value` by `step` within `bounds`, or
+  /// within the type's own range without them: a step past `V.max` (or `V.min`) stops there
+  /// instead of trapping on overflow, as a stepper at the end of its range does nothing.
+  public init<S: StringProtocol, V: FixedWidthInteger>(
+    _ title: S, value: Binding<V>, in bounds: ClosedRange<V>? = nil, step: V.Stride = 1
+  ) {
+    self.title = String(title)
+    read = { String(describing: value.wrappedValue) }
+    self.step = { up in
+      let limits = bounds ?? V.min...V.max
+      // Int128 holds any value and stride of the integer types up to 64 bits wide.
+      guard V.bitWidth <= 64, let stride = Int128(exactly: step) else {
+        let next = value.wrappedValue.advanced(by: up ? step : -step)
+        value.wrappedValue = min(max(next, limits.lowerBound), limits.upperBound)
+        return
+      }
+      let next = Int128(value.wrappedValue) + (up ? stride : -stride)
+      value.wrappedValue = V(
+        min(max(next, Int128(limits.lowerBound)), Int128(limits.upperBound)))
     }
   }
 

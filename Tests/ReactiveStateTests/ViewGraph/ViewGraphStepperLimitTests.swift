@@ -1,0 +1,51 @@
+import ReactiveStateMacrosFree
+import Testing
+
+/// A stepper over an integer stops at the type's limits (or its bounds) instead of trapping on
+/// overflow; a stepper over another `Strideable` still clamps to its bounds.
+@MainActor
+@Suite struct ViewGraphStepperLimitTests {
+  struct Steppers: View {
+    @State private var small: Int8 = 126
+    @State private var wide = Int.max - 1
+    @State private var unsigned: UInt8 = 1
+    @State private var bounded = 8
+    @State private var fraction = 0.5
+
+    var body: some View {
+      Stepper("small", value: $small, step: 1)
+      Stepper("wide", value: $wide, step: 3)
+      Stepper("unsigned", value: $unsigned)
+      Stepper("bounded", value: $bounded, in: 0...10, step: 5)
+      Stepper("fraction", value: $fraction, in: 0...1, step: 0.25)
+    }
+  }
+
+  @Test func integerSteppersStopAtTheTypesLimitsAndBounds() throws {
+    let host = ViewHost(Steppers())
+    try host.increment("small")
+    #expect(host.value(of: "small") == "127")
+    try host.increment("small")  // Int8.max: no overflow trap
+    #expect(host.value(of: "small") == "127")
+    try host.increment("wide")
+    #expect(host.value(of: "wide") == String(Int.max))
+    try host.decrement("wide")
+    #expect(host.value(of: "wide") == String(Int.max - 3))
+    try host.decrement("unsigned")
+    try host.decrement("unsigned")  // UInt8.min
+    #expect(host.value(of: "unsigned") == "0")
+    try host.increment("unsigned")
+    #expect(host.value(of: "unsigned") == "1")
+    try host.increment("bounded")
+    #expect(host.value(of: "bounded") == "10")
+    try host.decrement("bounded")
+    try host.decrement("bounded")
+    try host.decrement("bounded")
+    #expect(host.value(of: "bounded") == "0")
+    try host.increment("fraction")
+    try host.increment("fraction")
+    try host.increment("fraction")
+    #expect(host.value(of: "fraction") == "1.0")
+    #expect(host.issues.isEmpty)
+  }
+}
