@@ -33,6 +33,11 @@ void rs_classify_thread(void) {
 #endif
 }
 
+int rs_is_main_thread_slow(void) {
+  if (rs_thread.thread_kind == 0) rs_classify_thread();
+  return rs_thread.thread_kind == 1;
+}
+
 #if defined(__linux__)
 #include <linux/membarrier.h>
 #include <pthread.h>

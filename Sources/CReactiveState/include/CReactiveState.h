@@ -187,10 +187,14 @@ static inline uint32_t rs_current_thread_tag(void) {
 /// Classifies the calling thread (fills `thread_kind`).
 void rs_classify_thread(void);
 
-/// Whether the calling thread is the process's main thread (where the main actor runs).
+/// ``rs_is_main_thread`` for a thread not classified as the main thread: classifies it if it
+/// is not classified yet, then answers (out of line: other threads rarely ask).
+int rs_is_main_thread_slow(void);
+
+/// Whether the calling thread is the process's main thread (where the main actor runs). On
+/// the main thread one compare (the main-actor registrar's writes ask on every version move).
 static inline int rs_is_main_thread(void) {
-  if (__builtin_expect(rs_thread.thread_kind == 0, 0)) rs_classify_thread();
-  return rs_thread.thread_kind == 1;
+  return __builtin_expect(rs_thread.thread_kind == 1, 1) ? 1 : rs_is_main_thread_slow();
 }
 
 /// Whether ``rs_process_barrier`` is available (Linux `membarrier`, registered on first call).

@@ -75,16 +75,15 @@ extension PropertySlot {
   }
 
   /// A writer, after moving the version: takes a parked one-shot, if any (the caller then owns
-  /// its retain and fires it). A parked continuous observer stays., after moving the version: takes a parked one-shot, if any (the
-  /// caller then owns its retain and fires it). A parked continuous observer stays: it wants
-  /// the `didSet`.
+  /// its retain and fires it). A parked continuous observer stays: it wants the `didSet`.
+  /// `owned` is ``isOwnedByCurrentThread`` (the writer asked it for its version move).
   @inline(__always)
-  func takeParkedOneShot() -> UnsafeMutableRawPointer? {
+  func takeParkedOneShot(owned: Bool) -> UnsafeMutableRawPointer? {
     var word = parkedRegistration.load(ordering: .sequentiallyConsistent)
     guard word & Self.addressMask > Self.closed, word & Self.continuousKind == 0 else {
       return nil
     }
-    if isOwnedByCurrentThread {
+    if owned {
       parkedRegistration.store(word & ~Self.addressMask, ordering: .relaxed)
       return UnsafeMutableRawPointer(bitPattern: UInt(word & Self.addressMask))
     }

@@ -134,8 +134,8 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// barrier: a subscriber linked before it is counted here, one linked after it sees the
   /// new version when it checks the one it read.
   @inline(__always)
-  func endUnannouncedMutation() -> (willSet: Bool, didSet: Bool, from: UInt64) {
-    let from = moveVersion(by: 2)
+  func endUnannouncedMutation(owned: Bool) -> (willSet: Bool, didSet: Bool, from: UInt64) {
+    let from = moveVersion(by: 2, owned: owned)
     return (
       willSetListeners.load(ordering: .sequentiallyConsistent) != 0,
       didSetListeners.load(ordering: .sequentiallyConsistent) != 0, from
@@ -145,10 +145,11 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// Moves the version: an atomic increment (a full barrier), or — a main-thread-confined
   /// property written on the main thread, its only writer — a plain store; other threads that
   /// link to such a property pay for the barrier instead (see ``isConfinedToMainThread``).
-  /// Returns the version the move started from.
+  /// Returns the version the move started from. `owned` is ``isOwnedByCurrentThread``, which
+  /// a write asks once for all its accesses to the slot.
   @inline(__always)
-  private func moveVersion(by step: UInt64) -> UInt64 {
-    if isOwnedByCurrentThread {
+  private func moveVersion(by step: UInt64, owned: Bool) -> UInt64 {
+    if owned {
       if !hadPlainWrite.load(ordering: .relaxed) {
         // Once: a linker that then sees the flag unset is seen by every later plain move.
         hadPlainWrite.store(true, ordering: .relaxed)
@@ -169,9 +170,9 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// `willSet`: makes the version odd and returns whether anyone listens to `willSet` (and
   /// the version the move started from).
   @inline(__always)
-  func beginMutation() -> (willSet: Bool, from: UInt64) {
+  func beginMutation(owned: Bool) -> (willSet: Bool, from: UInt64) {
     mutatingThread.store(TrackingScope.currentThreadIdentity, ordering: .relaxed)
-    let from = moveVersion(by: 1)
+    let from = moveVersion(by: 1, owned: owned)
     return (willSetListeners.load(ordering: .sequentiallyConsistent) != 0, from)
   }
 
@@ -179,8 +180,8 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// (and the version the move started from). Two threads' writes of the property that
   /// overlap leave it odd until the second ends: a write is still in flight.
   @inline(__always)
-  func endMutation() -> (didSet: Bool, from: UInt64) {
-    let from = moveVersion(by: 1)
+  func endMutation(owned: Bool) -> (didSet: Bool, from: UInt64) {
+    let from = moveVersion(by: 1, owned: owned)
     return (didSetListeners.load(ordering: .sequentiallyConsistent) != 0, from)
   }
 }

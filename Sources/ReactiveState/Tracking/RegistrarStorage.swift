@@ -243,20 +243,13 @@ final class RegistrarStorage: @unchecked Sendable {
   func beginWrite(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath)
     -> (slot: Unmanaged<PropertySlot>, announced: Bool)
   {
-    let slot = slot(site: site, keyPath: keyPath)
-    return (slot, beginWrite(slot))
+    SlotWrites.begin(slot(site: site, keyPath: keyPath))
   }
 
   /// ``beginWrite(site:keyPath:)`` for a known slot.
   @usableFromInline
   func beginWrite(_ slot: Unmanaged<PropertySlot>) -> Bool {
-    guard slot._withUnsafeGuaranteedRef({ $0.hasWillSetListeners }) else {
-      // Noted for a one-shot armed inside the mutation (see `OwnWriteDeferral`).
-      OwnWriteDeferral.writeBegins(slot)
-      return false
-    }
-    willSet(slot)
-    return true
+    SlotWrites.begin(slot).announced
   }
 
   /// The end of a write begun with ``beginWrite(site:keyPath:)``. An unannounced write moves
@@ -272,74 +265,24 @@ final class RegistrarStorage: @unchecked Sendable {
   /// new value.
   @usableFromInline
   func didSet(_ slot: Unmanaged<PropertySlot>, announced: Bool) {
+    // Either end is reached with a jump: this entry keeps no frame.
     if announced {
-      didSet(slot)
-      return
-    }
-    // No longer noted while it announces itself: what its listeners arm reads after the
-    // version move. What waited for it is installed once it has (see `OwnWriteDeferral`).
-    let ended = OwnWriteDeferral.writeEnds(slot)
-    defer { if let ended { OwnWriteDeferral.installDeferred(waitingFor: ended) } }
-    if !slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) {
-      rs_full_fence()
-      guard slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) else { return }
-    }
-    endUnannouncedWrite(slot)
-  }
-
-  /// The versioned end of an unannounced write (see ``didSet(_:announced:)``).
-  @inline(never)
-  private func endUnannouncedWrite(_ slot: Unmanaged<PropertySlot>) {
-    slot._withUnsafeGuaranteedRef { slot in
-      let (willSetListened, didSetListened, from) = slot.endUnannouncedMutation()
-      // A one-shot parked while the write was in flight (it may have read the old value) is
-      // fired late, as its willSet; a continuous observer runs with the didSet.
-      let continuous = slot.claimParkedContinuousObserver(from: from)
-      announce(.willSet, of: slot, toGraph: willSetListened, parked: slot.takeParkedOneShot())
-      // A subscriber that linked after the counts were read, before that walk took the graph
-      // lock, heard the `willSet` and must hear the `didSet`: its count, stale above, is
-      // visible now that the walk took the lock.
-      let didSetToGraph =
-        didSetListened || (willSetListened && slot.didSetListeners.load(ordering: .relaxed) != 0)
-      announce(.didSet, of: slot, toGraph: didSetToGraph, parked: continuous)
-      TrackingScope.noteMutationOnCurrentThread(slot)
+      slot._withUnsafeGuaranteedRef { SlotWrites.endAnnounced($0) }
+    } else {
+      SlotWrites.endUnannounced(slot)
     }
   }
 
   /// `willSet` of a property whose slot is known.
   @usableFromInline
   func willSet(_ slot: Unmanaged<PropertySlot>) {
-    slot._withUnsafeGuaranteedRef { slot in
-      let (toGraph, from) = slot.beginMutation()
-      slot.reserveParkedContinuousObserver(from: from)
-      announce(.willSet, of: slot, toGraph: toGraph, parked: slot.takeParkedOneShot())
-    }
-  }
-
-  /// Delivers `event` of `slot` (its version already moved) to the registration taken from
-  /// its parking word, if any (a one-shot at `willSet`, a continuous observer at `didSet`),
-  /// and, when `toGraph`, to its graph listeners.
-  @inline(__always)
-  private func announce(
-    _ event: SourceEvent, of slot: PropertySlot, toGraph: Bool, parked: UnsafeMutableRawPointer?
-  ) {
-    // The repeated writes of a batch find the last walk current: no lock, no call.
-    if toGraph && !(event == .didSet && slot.hasCurrentDidSetWalk) {
-      ChangePropagation.notify(slot, event, firstCalling: parked)
-    } else if let parked {
-      PropertySlot.runParked(parked, at: event)
-    }
+    _ = slot._withUnsafeGuaranteedRef { SlotWrites.beginAnnounced($0) }
   }
 
   /// `didSet` of a property (its slot from ``willSet(site:keyPath:)`` or a lookup).
   @usableFromInline
   func didSet(_ slot: Unmanaged<PropertySlot>) {
-    slot._withUnsafeGuaranteedRef { slot in
-      let (toGraph, from) = slot.endMutation()
-      let continuous = slot.claimParkedContinuousObserver(from: from)
-      announce(.didSet, of: slot, toGraph: toGraph, parked: continuous)
-      TrackingScope.noteMutationOnCurrentThread(slot)
-    }
+    slot._withUnsafeGuaranteedRef { SlotWrites.endAnnounced($0) }
   }
 
   /// An explicit `didSet`. Its `willSet` went through the slot, which then names a mutating
@@ -373,5 +316,103 @@ final class RegistrarStorage: @unchecked Sendable {
     rs_storage_epoch_advance()
     let head = Unmanaged<PropertySlot>.fromOpaque(first).takeRetainedValue()
     ChangePropagation.detach(head)
+  }
+}
+
+/// The halves of a write of a property that has a slot, out of line and free of the storage
+/// (nothing of it is needed): the registrar's entry points reach each with a jump.
+private enum SlotWrites {
+  /// Either start of a write (inlined into the entry points, which then jump to a half that
+  /// returns their result).
+  @inline(__always)
+  static func begin(_ slot: Unmanaged<PropertySlot>)
+    -> (slot: Unmanaged<PropertySlot>, announced: Bool)
+  {
+    if slot._withUnsafeGuaranteedRef({ $0.hasWillSetListeners }) {
+      return slot._withUnsafeGuaranteedRef { beginAnnounced($0) }
+    }
+    return beginUnannounced(slot)
+  }
+
+  /// A write that someone listens to the `willSet` of: moves the version to odd and calls
+  /// them now. Whether the slot is this thread's alone (a main-actor property on the main
+  /// thread) is asked once.
+  @inline(never)
+  static func beginAnnounced(_ slot: PropertySlot)
+    -> (slot: Unmanaged<PropertySlot>, announced: Bool)
+  {
+    let owned = slot.isOwnedByCurrentThread
+    let (toGraph, from) = slot.beginMutation(owned: owned)
+    slot.reserveParkedContinuousObserver(from: from)
+    announce(.willSet, of: slot, toGraph: toGraph, parked: slot.takeParkedOneShot(owned: owned))
+    return (Unmanaged.passUnretained(slot), true)
+  }
+
+  /// A write that nobody listens to the `willSet` of: announced at its end.
+  @inline(never)
+  static func beginUnannounced(_ slot: Unmanaged<PropertySlot>)
+    -> (slot: Unmanaged<PropertySlot>, announced: Bool)
+  {
+    // Noted for a one-shot armed inside the mutation (see `OwnWriteDeferral`).
+    OwnWriteDeferral.writeBegins(slot)
+    return (slot, false)
+  }
+
+  /// The end of an announced write: moves the version to even and calls what listens to its
+  /// `didSet`.
+  @inline(never)
+  static func endAnnounced(_ slot: PropertySlot) {
+    let (toGraph, from) = slot.endMutation(owned: slot.isOwnedByCurrentThread)
+    let continuous = slot.claimParkedContinuousObserver(from: from)
+    announce(.didSet, of: slot, toGraph: toGraph, parked: continuous)
+    TrackingScope.noteMutationOnCurrentThread(slot)
+  }
+
+  /// The end of an unannounced write (see ``RegistrarStorage/didSet(_:announced:)``).
+  @inline(never)
+  static func endUnannounced(_ slot: Unmanaged<PropertySlot>) {
+    // No longer noted while it announces itself: what its listeners arm reads after the
+    // version move. What waited for it is installed once it has (see `OwnWriteDeferral`).
+    let ended = OwnWriteDeferral.writeEnds(slot)
+    defer { if let ended { OwnWriteDeferral.installDeferred(waitingFor: ended) } }
+    if !slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) {
+      rs_full_fence()
+      guard slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) else { return }
+    }
+    slot._withUnsafeGuaranteedRef { announceUnannounced($0) }
+  }
+
+  /// The versioned end of an unannounced write (see ``RegistrarStorage/didSet(_:announced:)``).
+  @inline(never)
+  static func announceUnannounced(_ slot: PropertySlot) {
+    let owned = slot.isOwnedByCurrentThread
+    let (willSetListened, didSetListened, from) = slot.endUnannouncedMutation(owned: owned)
+    // A one-shot parked while the write was in flight (it may have read the old value) is
+    // fired late, as its willSet; a continuous observer runs with the didSet.
+    let continuous = slot.claimParkedContinuousObserver(from: from)
+    announce(
+      .willSet, of: slot, toGraph: willSetListened, parked: slot.takeParkedOneShot(owned: owned))
+    // A subscriber that linked after the counts were read, before that walk took the graph
+    // lock, heard the `willSet` and must hear the `didSet`: its count, stale above, is
+    // visible now that the walk took the lock.
+    let didSetToGraph =
+      didSetListened || (willSetListened && slot.didSetListeners.load(ordering: .relaxed) != 0)
+    announce(.didSet, of: slot, toGraph: didSetToGraph, parked: continuous)
+    TrackingScope.noteMutationOnCurrentThread(slot)
+  }
+
+  /// Delivers `event` of `slot` (its version already moved) to the registration taken from
+  /// its parking word, if any (a one-shot at `willSet`, a continuous observer at `didSet`),
+  /// and, when `toGraph`, to its graph listeners.
+  @inline(__always)
+  private static func announce(
+    _ event: SourceEvent, of slot: PropertySlot, toGraph: Bool, parked: UnsafeMutableRawPointer?
+  ) {
+    // The repeated writes of a batch find the last walk current: no lock, no call.
+    if toGraph && !(event == .didSet && slot.hasCurrentDidSetWalk) {
+      ChangePropagation.notify(slot, event, firstCalling: parked)
+    } else if let parked {
+      PropertySlot.runParked(parked, at: event)
+    }
   }
 }
