@@ -182,6 +182,7 @@ extension ContinuousObserver {
   /// The write an observer waits for claimed it (it stays in the word, which keeps it alive):
   /// runs it now, or — inside the writer's transaction — hands it to the transaction as a
   /// graph observer.
+  @inline(never)
   static func runParked(_ raw: UnsafeMutableRawPointer) {
     Unmanaged<ContinuousObserver>.fromOpaque(raw)._withUnsafeGuaranteedRef { observer in
       if observer.cancelRequested.load(ordering: .acquiring) {

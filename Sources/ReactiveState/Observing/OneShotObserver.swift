@@ -68,11 +68,19 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
       guard let parked = slot.park(observer.toOpaque()) else { return nil }
       // Once parked, the observer belongs to whoever clears the word: it is touched again
       // only when this reclaims it.
-      return slot.changedSince(read.version) && slot.reclaim(parked)
+      return slot.versionChangedSince(read.version) && slot.reclaim(parked)
     }
   }
 
+  /// Fires a registration a write took out of a slot's parking word at its `willSet` (its
+  /// retain comes with it), as a `willSet` delivery.
+  @inline(never)
+  static func fireParkedAtWillSet(_ raw: UnsafeMutableRawPointer) {
+    ChangePropagation.deliveringWillSet { fireParked(raw) }
+  }
+
   /// Fires a registration taken out of a slot's parking word (its retain comes with it).
+  @inline(__always)
   static func fireParked(_ raw: UnsafeMutableRawPointer) {
     let callback = Unmanaged<OneShotObserver>.fromOpaque(raw)._withUnsafeGuaranteedRef {
       $0.retire()
@@ -107,7 +115,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     let observer = Unmanaged<OneShotObserver>.fromOpaque(pooled)
     observer._withUnsafeGuaranteedRef { observer in
       thread.pointee.observer_pool = observer.nextQueued?.toOpaque()
-      thread.pointee.observer_pool_count -= 1
+      thread.pointee.observer_pool_count &-= 1
       observer.nextQueued = nil
       observer.isFinished = false
       observer.armedDuringWillSetOn = armedDuringWillSetOn
@@ -119,6 +127,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   /// Ends this finished observer's registration (consuming its retain): returns the user's
   /// closure, for the caller to call or drop, and keeps the observer for reuse. Nothing may
   /// touch the observer afterwards.
+  @inline(__always)
   private func retire() -> @Sendable () -> Void {
     let callback = takeCallback()
     recycle()
@@ -126,6 +135,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
   }
 
   /// Moves the user's closure out (no reference counting), leaving a no-op behind.
+  @inline(__always)
   private func takeCallback() -> @Sendable () -> Void {
     var callback: @Sendable () -> Void = {}
     swap(&callback, &onChange)
@@ -134,6 +144,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
 
   /// Ends this finished observer's life (its callback already taken), consuming the
   /// registration's retain: keeps the observer in this thread's pool or releases it.
+  @inline(__always)
   private func recycle() {
     let thread = rs_current_thread()
     guard thread.pointee.observer_pool_count < OneShotObserver.poolLimit else {
@@ -143,7 +154,7 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     ThreadCaches.registerExitCleanup(thread)
     nextQueued = thread.pointee.observer_pool.map { Unmanaged<ReactiveNode>.fromOpaque($0) }
     thread.pointee.observer_pool = Unmanaged.passUnretained(self).toOpaque()
-    thread.pointee.observer_pool_count += 1
+    thread.pointee.observer_pool_count &+= 1
   }
 
   /// Releases every pooled observer of `thread` (it is exiting).

@@ -105,9 +105,9 @@ enum ChangePropagation {
   @inline(__always)
   static func deliveringWillSet(_ deliver: () -> Void) {
     let thread = rs_current_thread()
-    thread.pointee.willset_delivery_depth += 1
+    thread.pointee.willset_delivery_depth &+= 1
     deliver()
-    thread.pointee.willset_delivery_depth -= 1
+    thread.pointee.willset_delivery_depth &-= 1
   }
 
   /// Deallocations: one per detached object, so a subscriber reached through several of its

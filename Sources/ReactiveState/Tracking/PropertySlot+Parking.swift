@@ -99,11 +99,13 @@ extension PropertySlot {
   /// Calls a registration a write took from a slot for `event`: at `willSet` a one-shot
   /// (``takeParkedOneShot()``), which is fired; at `didSet` the continuous observer it claimed
   /// (``claimParkedContinuousObserver(from:)``), which is run.
+  /// Inlined: a writer knows its event, and calls either with no test.
+  @inline(__always)
   static func runParked(_ registration: UnsafeMutableRawPointer, at event: SourceEvent) {
     if event == .didSet {
       ContinuousObserver.runParked(registration)
     } else {
-      ChangePropagation.deliveringWillSet { OneShotObserver.fireParked(registration) }
+      OneShotObserver.fireParkedAtWillSet(registration)
     }
   }
 

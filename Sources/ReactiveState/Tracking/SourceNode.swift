@@ -106,6 +106,13 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
     {
       return true
     }
+    return versionChangedSince(readVersion)
+  }
+
+  /// ``changedSince(_:)`` of a source that is not a derived value (a property slot): its
+  /// version says it all.
+  @inline(__always)
+  final func versionChangedSince(_ readVersion: UInt64) -> Bool {
     let now = version.load(ordering: .sequentiallyConsistent)
     if now != readVersion { return true }
     // Odd: a mutation was in flight when the value was read. On its own thread we are inside

@@ -21,11 +21,14 @@ enum ThreadCaches {
   /// first call on a thread).
   @inline(__always)
   static func registerExitCleanup(_ thread: UnsafeMutablePointer<rs_thread_state>) {
-    if thread.pointee.has_exit_cleanup == 0 { register(thread) }
+    if thread.pointee.has_exit_cleanup == 0 { register() }
   }
 
-  private static func register(_ thread: UnsafeMutablePointer<rs_thread_state>) {
-    thread.pointee.has_exit_cleanup = 1
+  /// Out of line, and looks the thread's state up itself: a caller that passed its address
+  /// would compute it on every call, for this once-per-thread path.
+  @inline(never)
+  private static func register() {
+    rs_current_thread().pointee.has_exit_cleanup = 1
     pthread_setspecific(exitKey, UnsafeRawPointer(bitPattern: 1))
   }
 

@@ -132,13 +132,16 @@ class TrackingScope {
   @inline(__always)
   private static func nextStamp() -> UInt64 {
     let thread = rs_current_thread()
-    if thread.pointee.serial == 0 { assignThreadIdentity(thread) }
+    if thread.pointee.serial == 0 { assignThreadIdentity() }
     thread.pointee.serial &+= 1
     return thread.pointee.serial
   }
 
   @inline(never)
-  private static func assignThreadIdentity(_ thread: UnsafeMutablePointer<rs_thread_state>) {
+  private static func assignThreadIdentity() {
+    // The thread's state is looked up here: a caller that passed its address would compute
+    // it on every call, for this once-per-thread path.
+    let thread = rs_current_thread()
     let id = threadCounter.wrappingAdd(1, ordering: .relaxed).newValue
     thread.pointee.serial = id << 40
   }
@@ -146,7 +149,7 @@ class TrackingScope {
   /// A small unique number for the calling thread (never 0).
   static var currentThreadIdentity: UInt64 {
     let thread = rs_current_thread()
-    if thread.pointee.serial == 0 { assignThreadIdentity(thread) }
+    if thread.pointee.serial == 0 { assignThreadIdentity() }
     return thread.pointee.serial >> 40
   }
 }
