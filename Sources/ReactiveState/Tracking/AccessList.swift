@@ -70,7 +70,8 @@ final class AccessList: TrackingScope {
   }
 
   override func record(_ slot: SourceNode) {
-    guard slot.isFirstRead(byScope: stamp) else { return }
+    // Reached through `recordIfNew`, which found `slot` not read by this scope yet.
+    slot.markFirstRead(byScope: stamp)
     if slot.isDerived { readDerivedValue = true }
     reads.append(slot, version: slot.version.load(ordering: .sequentiallyConsistent))
   }

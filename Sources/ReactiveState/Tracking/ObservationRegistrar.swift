@@ -54,7 +54,9 @@ public struct ObservationRegistrar: Sendable {
     if let scope = rs_current_scope() {
       let site = callSiteIdentity(keyPath)
       if !isRepeatedRead(at: site, in: scope) {
-        storage.recordAccess(site: site, keyPath: { keyPath() }, in: scope)
+        Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
+          storage.recordAccess(site: site, keyPath: { keyPath() }, in: $0)
+        }
       }
     }
   }

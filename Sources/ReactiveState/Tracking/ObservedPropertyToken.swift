@@ -67,7 +67,9 @@ extension ObservationRegistrar {
     if let slot {
       storage.recordAccess(slot, in: scope)
     } else {
-      storage.recordAccess(site: site, keyPath: { keyPath() }, in: scope)
+      Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
+        storage.recordAccess(site: site, keyPath: { keyPath() }, in: $0)
+      }
     }
   }
 

@@ -177,29 +177,16 @@ final class RegistrarStorage: @unchecked Sendable {
   // MARK: - Entry points used by the inlinable registrar
 
   /// Records a read in the active scope (the inlined accessor has already ruled out a
-  /// repeat of the scope's last read).
+  /// repeat of the scope's last read). The accessor passes the scope as a guaranteed
+  /// reference, so this is the body itself: no closure, no thunk reordering arguments.
   @usableFromInline
-  func recordAccess(
-    site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath, in scope: UnsafeMutableRawPointer
-  ) {
-    Unmanaged<TrackingScope>.fromOpaque(scope)._withUnsafeGuaranteedRef {
-      RegistrarStorage.recordAccess(site: site, keyPath: keyPath, of: self, in: $0)
-    }
-  }
-
-  /// ``recordAccess(site:keyPath:in:)`` out of line and static: the entry point reaches it with
-  /// a jump (a closure holding its body was called through a frame of its own).
-  @inline(never)
-  private static func recordAccess(
-    site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath, of storage: RegistrarStorage,
-    in scope: TrackingScope
-  ) {
+  func recordAccess(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath, in scope: TrackingScope) {
     if let site {
-      storage.slot(site: site, keyPath: keyPath)._withUnsafeGuaranteedRef {
-        storage.record($0, in: scope, lastReadKey: site)
+      slot(site: site, keyPath: keyPath)._withUnsafeGuaranteedRef {
+        record($0, in: scope, lastReadKey: site)
       }
     } else {
-      storage.record(storage.slot(for: keyPath()), in: scope, lastReadKey: nil)
+      record(slot(for: keyPath()), in: scope, lastReadKey: nil)
     }
   }
 
