@@ -35,11 +35,12 @@ import Synchronization
 ///   observer goes away it keeps its upstream edges through one more change of its inputs
 ///   (an observer that comes back meanwhile, such as a dependency switching back and forth,
 ///   finds them in place) and drops them at the second, or at once when it is recomputed
-///   without observers; stale derived values it then orphans drop theirs with it. One
-///   exception: a value that reads only other derived values hears only the first change (its
-///   inputs, stale and unread, pass on no more), so it keeps its edges until it is read or
-///   freed. An observer reading it again links them back (keeping a cached value that is
-///   still valid).
+///   without observers; stale derived values it then orphans drop theirs with it. A change
+///   counts when it reaches the value, or stops at a stale derived value it reads (directly
+///   or through other stale derived values, which pass on no change until read), so a value
+///   that reads only other derived values drops its edges at the second change too; writes to
+///   state it does not read never count. An observer reading it again links them back
+///   (keeping a cached value that is still valid).
 /// - A derived value freed while others still depend on it (one created inside a derivation
 ///   and dropped when it returns, or one an observer holds weakly) can never recompute; every
 ///   later change of its inputs still reaches its dependents, which then recompute and stop

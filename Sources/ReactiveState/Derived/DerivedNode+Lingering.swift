@@ -1,5 +1,14 @@
 /// An orphan — a derived value whose last subscriber went away — keeps its upstream links
 /// through a few changes of its inputs before it drops them.
+///
+/// A change counts for a lingering orphan when a walk reaches it, or stops at a stale derived
+/// value it reads, directly or through other stale derived values. A walk stops at a stale
+/// value (its subscribers heard of the change that made it stale), so an orphan that reads
+/// derived values would otherwise hear only the first change: nothing would end its lingering.
+/// Such stale values are marked (``holdsBackLingeringChange``) while an orphan lingers stale
+/// behind them; a walk that stops at a marked value passes the change on to the orphans behind
+/// it, through marked values only, when it is over (see ``endDidSetWalk(pass:)``). Nothing else
+/// is walked: a change stopping at an unmarked stale value costs one more load.
 extension DerivedNode {
   /// The last subscriber went away (graph lock). The upstream links stay through the next
   /// ``lingeringLimit`` changes of an input, so a subscriber that comes back meanwhile — a
@@ -9,18 +18,20 @@ extension DerivedNode {
   /// computation links nothing).
   ///
   /// A stale value orphaned because a dependent's lingering ended drops its links with it (it
-  /// already heard a change it did not consume): its derived inputs, stale too, pass on no
-  /// later change until read, so no change might ever reach it to end its lingering.
+  /// already heard a change it did not consume).
   func noteOrphaned() {
     guard firstSubscriber == nil, !isUnlinked.load(ordering: .relaxed) else { return }
     if Self.isDroppingExpiredOrphans && mayBeOutdated { return queueToDropUpstream() }
     isLingering = true
     lingeringChanges = 0
+    // Current, its derived inputs are current too: a change of theirs walks on to it.
+    if mayBeOutdated { markStaleInputsSoon() }
   }
 
   /// A change reached a lingering orphan (graph lock, inside a walk): at the last change it
   /// lingers through, unless a subscriber came back, it is queued to drop its upstream links
-  /// when the walk is over (see ``dropExpiredOrphans()``).
+  /// when the walk is over (see ``dropExpiredOrphans()``); before, its stale inputs are marked
+  /// then, so that the next change reaches it through them.
   @inline(never)
   final func lingerThroughChange() {
     guard firstSubscriber == nil else {
@@ -28,7 +39,7 @@ extension DerivedNode {
       return
     }
     lingeringChanges += 1
-    guard lingeringChanges >= Self.lingeringLimit else { return }
+    guard lingeringChanges >= Self.lingeringLimit else { return queueToMark() }
     queueToDropUpstream()
   }
 
@@ -83,5 +94,140 @@ extension DerivedNode {
     unlinkAllDependencies()
     isUnlinked.store(true, ordering: .releasing)
     freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+  }
+}
+
+// MARK: - Changes held back by stale values
+
+extension DerivedNode {
+  /// Whether a propagation walk is under way (graph lock): marking then waits for its end, as
+  /// the walk uses the worklist link marking uses (`nextToWalk`) and may still make stale, and
+  /// walk through, values the marking would skip as current.
+  nonisolated(unsafe) static var isInsideWalk = false
+
+  /// Stale values marked ``holdsBackLingeringChange`` that the current walk stopped at,
+  /// linked by `nextToWalk` (graph lock; unretained, as ``expiredOrphans``).
+  nonisolated(unsafe) private static var heldBackChanges: Unmanaged<DerivedNode>?
+
+  /// Lingering orphans whose stale inputs are marked when the walk is over, linked by
+  /// `nextToMark` (graph lock; unretained, as ``expiredOrphans``).
+  nonisolated(unsafe) private static var orphansToMark: Unmanaged<DerivedNode>?
+
+  /// A walk stopped at this marked stale value (graph lock): the change is passed on to the
+  /// lingering orphans behind it when the walk is over. The walk does not use this node's
+  /// `nextToWalk`: it reaches a node once and stacks only those it walks on through.
+  @inline(never)
+  final func holdBackLingeringChange() {
+    nextToWalk = Self.heldBackChanges
+    Self.heldBackChanges = .passUnretained(self)
+  }
+
+  /// After a `didSet` walk that reached derived values, still under the graph lock: passes
+  /// the changes held back on to the lingering orphans behind them, then drops the upstream
+  /// links of the orphans whose lingering ended.
+  @inline(__always)
+  static func endDidSetWalk(pass: UInt64) {
+    if heldBackChanges != nil { passHeldBackChanges(pass: pass) }
+    dropExpiredOrphans()
+  }
+
+  /// After every walk, still under the graph lock: marks the stale inputs of the orphans
+  /// queued meanwhile.
+  @inline(__always)
+  static func endWalk() {
+    if orphansToMark != nil { markStaleInputsOfQueuedOrphans() }
+    isInsideWalk = false
+  }
+
+  /// From the stale values the walk stopped at, down through marked values only: each
+  /// lingering orphan reached that the walk did not reach counts the change. The marks on the
+  /// way are cleared; an orphan still lingering after it counted marks its inputs again.
+  @inline(never)
+  private static func passHeldBackChanges(pass: UInt64) {
+    while let next = heldBackChanges {
+      next._withUnsafeGuaranteedRef { node in
+        heldBackChanges = node.nextToWalk
+        node.holdsBackLingeringChange = false
+        var link = node.firstSubscriber
+        while let edge = link {
+          link = edge.pointee.nextSubscriber
+          let subscriberNode = edge.pointee.subscriberNode
+          GraphLockPins.pin(subscriberNode)
+          guard subscriberNode._withUnsafeGuaranteedRef({ $0.isDerived }) else { continue }
+          Unmanaged<DerivedNode>.fromOpaque(subscriberNode.toOpaque())._withUnsafeGuaranteedRef {
+            derived in
+            guard derived.walkedPass != pass else { return }
+            derived.walkedPass = pass
+            if derived.isLingering { derived.lingerThroughChange() }
+            if derived.holdsBackLingeringChange {
+              derived.nextToWalk = heldBackChanges
+              heldBackChanges = .passUnretained(derived)
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Queues the orphan to mark its stale inputs when the walk is over (graph lock).
+  private func queueToMark() {
+    guard !isQueuedToMark else { return }
+    isQueuedToMark = true
+    nextToMark = Self.orphansToMark
+    Self.orphansToMark = .passUnretained(self)
+  }
+
+  /// Marks this stale orphan's stale inputs: now, or when the walk under way is over.
+  private func markStaleInputsSoon() {
+    if Self.isInsideWalk { return queueToMark() }
+    markStaleInputs(pass: ChangePropagation.nextPass())
+  }
+
+  @inline(never)
+  private static func markStaleInputsOfQueuedOrphans() {
+    let pass = ChangePropagation.nextPass()
+    while let next = orphansToMark {
+      next._withUnsafeGuaranteedRef { orphan in
+        orphansToMark = orphan.nextToMark
+        orphan.nextToMark = nil
+        orphan.isQueuedToMark = false
+        guard orphan.isLingering, orphan.firstSubscriber == nil,
+          !orphan.isUnlinked.load(ordering: .relaxed)
+        else { return }
+        orphan.markStaleInputs(pass: pass)
+      }
+    }
+  }
+
+  /// Marks ``holdsBackLingeringChange`` on this orphan's stale derived inputs, and on theirs,
+  /// and so on (graph lock, no walk under way); each node once per `pass`. A current value is
+  /// not marked, nor looked through: a change that reaches it walks on.
+  private func markStaleInputs(pass: UInt64) {
+    var marking: Unmanaged<DerivedNode>? = .passUnretained(self)
+    var pending: Unmanaged<DerivedNode>?
+    while let current = marking {
+      current._withUnsafeGuaranteedRef { node in
+        var link = node.firstDependency
+        while let edge = link {
+          link = edge.pointee.nextDependency
+          // Detached from the source's side: no change comes through it.
+          guard edge.pointee.previousSubscriber != edge else { continue }
+          let sourceNode = edge.pointee.sourceNode
+          GraphLockPins.pin(sourceNode)
+          guard sourceNode._withUnsafeGuaranteedRef({ $0.isDerived }) else { continue }
+          Unmanaged<DerivedNode>.fromOpaque(sourceNode.toOpaque())._withUnsafeGuaranteedRef {
+            input in
+            guard input.walkedPass != pass else { return }
+            input.walkedPass = pass
+            guard input.mayBeOutdated else { return }
+            input.holdsBackLingeringChange = true
+            input.nextToWalk = pending
+            pending = .passUnretained(input)
+          }
+        }
+      }
+      marking = pending
+      pending = pending?._withUnsafeGuaranteedRef { $0.nextToWalk }
+    }
   }
 }

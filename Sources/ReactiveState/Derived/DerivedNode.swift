@@ -68,8 +68,16 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// the changes that reach it meanwhile (graph lock; see ``noteOrphaned()``).
   @exclusivity(unchecked) final var isLingering = false
   @exclusivity(unchecked) final var lingeringChanges: UInt8 = 0
-  /// The worklist link of the orphans whose lingering ended (see `DerivedNode+Lingering.swift`).
+  /// A lingering orphan may read this stale value, directly or through other stale derived
+  /// values: a change that stops here counts for it (graph lock; see
+  /// `DerivedNode+Lingering.swift`).
+  @exclusivity(unchecked) final var holdsBackLingeringChange = false
+  /// The orphan is on the list of those whose stale inputs are marked when the walk is over.
+  @exclusivity(unchecked) final var isQueuedToMark = false
+  /// The worklist links of the orphans whose lingering ended, and of those queued to mark
+  /// their stale inputs (see `DerivedNode+Lingering.swift`).
   @exclusivity(unchecked) final var nextExpired: Unmanaged<DerivedNode>?
+  @exclusivity(unchecked) final var nextToMark: Unmanaged<DerivedNode>?
   /// How many changes of its inputs an orphan keeps its upstream links through.
   static let lingeringLimit: UInt8 = 2
   /// The thread refreshing the node right now — checking its inputs or computing it — for
@@ -215,6 +223,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// makes the holder's publishing compare-exchange fail, and walks on. A lock taken later
   /// reads the new version. A lock found free after a holder published is read before the
   /// word is read again, so the walk sees that publication and marks it stale.
+  ///
+  /// A stale node the walk stops at may still owe the change to lingering orphans behind it
+  /// (see ``holdsBackLingeringChange``).
   private func markStale() -> Bool {
     var lockChecked = false
     var lockHeld = false
@@ -235,7 +246,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
         continue
       }
       if !lockHeld || now & Self.changedWhileLocked != 0 {
-        return passesChangesOn.load(ordering: .relaxed) && firstSubscriber != nil
+        if passesChangesOn.load(ordering: .relaxed) { return firstSubscriber != nil }
+        if holdsBackLingeringChange { holdBackLingeringChange() }
+        return false
       }
       let (marked, found) = freshness.compareExchange(
         expected: now, desired: now | Self.changedWhileLocked, ordering: .sequentiallyConsistent)

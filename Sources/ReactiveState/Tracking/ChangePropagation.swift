@@ -42,8 +42,8 @@ enum ChangePropagation {
     // delivery) advances the wave, and the mark stored at the end is then already stale.
     let wave = event == .didSet ? ObservationWave.mark() : 0
     leavesSourceUnmarked = false
-    walkPass &+= 1
-    let pass = walkPass
+    DerivedNode.isInsideWalk = true
+    let pass = nextPass()
     walkRoot = .passUnretained(source)
     // Unmanaged references throughout: every node reached is kept alive by its links, which
     // only change under the lock we hold, so the walk needs no reference counting.
@@ -85,11 +85,12 @@ enum ChangePropagation {
     // without the lock, so the mark must not appear before every subscriber was reached.
     if event == .didSet {
       if reachedDerived {
-        DerivedNode.dropExpiredOrphans()
+        DerivedNode.endDidSetWalk(pass: pass)
       } else if !leavesSourceUnmarked {
         source.didSetWalkWave.store(wave, ordering: .releasing)
       }
     }
+    DerivedNode.endWalk()
     GraphLock.unlock()
     if let parked { PropertySlot.runParked(parked, at: event) }
     if event == .willSet {
@@ -117,6 +118,14 @@ enum ChangePropagation {
   /// Propagation passes, so a derived value reached along several paths is walked once
   /// (graph lock).
   nonisolated(unsafe) private static var walkPass: UInt64 = 0
+
+  /// A new propagation pass (graph lock): also for other walks over derived values that mark
+  /// each node they reach once (``DerivedNode/walkedPass``).
+  @inline(__always)
+  static func nextPass() -> UInt64 {
+    walkPass &+= 1
+    return walkPass
+  }
 
   /// Set by a subscriber the current walk reached that must hear the source's next write even
   /// though it is still waiting (a main-actor observer waiting for its hop, which a change on

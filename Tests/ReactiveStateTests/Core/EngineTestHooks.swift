@@ -50,6 +50,14 @@ extension HandModel {
   }
 }
 
+extension LockedTriple {
+  /// How many graph subscribers (observers, derived values) react to `didSet` of cell 0.
+  var firstDidSetListeners: Int {
+    registrar.storage.existingSlot(for: \LockedTriple.first)?.didSetListeners.load(
+      ordering: .relaxed) ?? 0
+  }
+}
+
 /// A weak reference to one of a model's property slots.
 struct WeakSlot {
   weak var slot: AnyObject?

@@ -6,7 +6,8 @@ import ReactiveState
 
 /// Three observable integers behind one lock, safe to read and write from several threads.
 final class LockedTriple: ReactiveState.Observable, @unchecked Sendable {
-  private let registrar = ReactiveState.ObservationRegistrar()
+  /// Internal, not private: `EngineTestHooks.swift` inspects its slots.
+  let registrar = ReactiveState.ObservationRegistrar()
   private let lock = NSLock()
   private var storage = (0, 0, 0)
 
