@@ -24,6 +24,7 @@ extension DerivedNode {
     if Self.isDroppingExpiredOrphans && mayBeOutdated { return queueToDropUpstream() }
     isLingering = true
     lingeringChanges = 0
+    mayReadDerivedValues = true
     // Current, its derived inputs are current too: a change of theirs walks on to it.
     if mayBeOutdated { markStaleInputsSoon() }
   }
@@ -39,7 +40,10 @@ extension DerivedNode {
       return
     }
     lingeringChanges += 1
-    guard lingeringChanges >= Self.lingeringLimit else { return queueToMark() }
+    guard lingeringChanges >= Self.lingeringLimit else {
+      if mayReadDerivedValues { queueToMark() }
+      return
+    }
     queueToDropUpstream()
   }
 
@@ -205,6 +209,7 @@ extension DerivedNode {
   private func markStaleInputs(pass: UInt64) {
     var marking: Unmanaged<DerivedNode>? = .passUnretained(self)
     var pending: Unmanaged<DerivedNode>?
+    var readsDerivedValues = false
     while let current = marking {
       current._withUnsafeGuaranteedRef { node in
         var link = node.firstDependency
@@ -215,6 +220,7 @@ extension DerivedNode {
           let sourceNode = edge.pointee.sourceNode
           GraphLockPins.pin(sourceNode)
           guard sourceNode._withUnsafeGuaranteedRef({ $0.isDerived }) else { continue }
+          readsDerivedValues = true
           Unmanaged<DerivedNode>.fromOpaque(sourceNode.toOpaque())._withUnsafeGuaranteedRef {
             input in
             guard input.walkedPass != pass else { return }
@@ -229,5 +235,8 @@ extension DerivedNode {
       marking = pending
       pending = pending?._withUnsafeGuaranteedRef { $0.nextToWalk }
     }
+    // Its inputs stay as they are while it lingers (a computation with no subscriber unlinks
+    // them all): no later change of its needs marking.
+    if !readsDerivedValues { mayReadDerivedValues = false }
   }
 }

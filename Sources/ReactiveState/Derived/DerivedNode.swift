@@ -74,6 +74,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @exclusivity(unchecked) final var holdsBackLingeringChange = false
   /// The orphan is on the list of those whose stale inputs are marked when the walk is over.
   @exclusivity(unchecked) final var isQueuedToMark = false
+  /// False once a marking found that the lingering orphan reads no derived value, which its
+  /// later changes then skip (graph lock).
+  @exclusivity(unchecked) final var mayReadDerivedValues = true
   /// The worklist links of the orphans whose lingering ended, and of those queued to mark
   /// their stale inputs (see `DerivedNode+Lingering.swift`).
   @exclusivity(unchecked) final var nextExpired: Unmanaged<DerivedNode>?
