@@ -27,18 +27,18 @@ import Testing
   /// The same for a `@State` of optional model type: writing another instance equal by id
   /// was dropped (`Optional`'s `==`), so the state kept and observed the old model.
   @Test func anOptionalStateModelReplacedByOneEqualByItsEqualsIsReplaced() throws {
-    let host = ViewHost(Round30OptionalStateOwner())
-    #expect(host.texts.last == "state Ada")
-    try host.tap("reload")
-    #expect(host.texts.last == "state Grace")
-    try host.tap("rename")
-    #expect(host.texts.last == "state Lin")
+    try expectStateModelReplaced(in: ViewHost(Round30OptionalStateOwner()))
   }
 
   /// The same for a `@State` of existential type holding a model: the identity rule looked
   /// at the declared type, `any Round30Named`, no class, and `==` of the model inside decided.
   @Test func anExistentialStateModelReplacedByOneEqualByItsEqualsIsReplaced() throws {
-    let host = ViewHost(Round30ExistentialStateOwner())
+    try expectStateModelReplaced(in: ViewHost(Round30ExistentialStateOwner()))
+  }
+
+  /// A state owner's "reload" stores another model equal by id ("Grace"), and "rename"
+  /// renames the stored one ("Lin"): its text shows each, so the new instance is observed.
+  private func expectStateModelReplaced(in host: ViewHost) throws {
     #expect(host.texts.last == "state Ada")
     try host.tap("reload")
     #expect(host.texts.last == "state Grace")
