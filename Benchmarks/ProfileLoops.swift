@@ -8,11 +8,12 @@ final class DerivedProfileModel: TrackedObservable, @unchecked Sendable {
   @Derived({ (model: DerivedProfileModel) in model.value }) var derived: Int
 }
 
-/// `--profile NAME COUNT`: runs one ReactiveState operation COUNT times and nothing else, for
-/// instruction counting under `valgrind --tool=callgrind` (compare two COUNTs to cancel the
-/// start-up cost).
+/// `--profile NAME COUNT [WIDTH]`: runs one ReactiveState operation COUNT times and nothing
+/// else, for instruction counting under `valgrind --tool=callgrind` (compare two COUNTs to
+/// cancel the start-up cost). WIDTH sets the number of derived values of `broad` (100), e.g.
+/// 1000 for a graph larger than a core's L2 cache.
 enum ProfileLoops {
-  static func run(_ name: String, count: Int) {
+  static func run(_ name: String, count: Int, width: Int? = nil) {
     let model = HandWrittenCounter()
     switch name {
     case "continuous":
@@ -73,7 +74,7 @@ enum ProfileLoops {
       withExtendedLifetime((chain, token)) {}
     case "broad":
       let head = BenchCell(0)
-      let nodes = (0..<100).map { offset in Computed { head.value + offset } }
+      let nodes = (0..<(width ?? 100)).map { offset in Computed { head.value + offset } }
       let tokens = nodes.map { node in observe { _ = node.value } }
       for i in 0..<count { head.value = i + 1 }
       withExtendedLifetime((nodes, tokens)) {}

@@ -29,9 +29,11 @@ if let index = arguments.firstIndex(of: "--report"),
 if let index = arguments.firstIndex(of: "--profile"),
   arguments.index(index, offsetBy: 2) < arguments.endIndex
 {
+  let widthIndex = arguments.index(index, offsetBy: 3)
   ProfileLoops.run(
     arguments[arguments.index(after: index)],
-    count: Int(arguments[arguments.index(index, offsetBy: 2)]) ?? 1)
+    count: Int(arguments[arguments.index(index, offsetBy: 2)]) ?? 1,
+    width: widthIndex < arguments.endIndex ? Int(arguments[widthIndex]) : nil)
   exit(0)
 }
 if let index = arguments.firstIndex(of: "--stress"),

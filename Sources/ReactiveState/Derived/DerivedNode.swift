@@ -26,8 +26,6 @@ import Synchronization
 /// them back.
 @usableFromInline
 class DerivedNode: SourceNode, @unchecked Sendable {
-  /// Name used in diagnostics.
-  @usableFromInline let name: String
   /// Propagation stack link (graph lock).
   @exclusivity(unchecked) final var nextToWalk: Unmanaged<DerivedNode>?
   /// The last propagation pass that reached this node (graph lock).
@@ -97,9 +95,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   final let computeLock: RawWordLock
   /// What the last computation read, in order, with the versions it saw (compute lock).
   @exclusivity(unchecked) final var inputs: InputList
-  /// One allocation for the compute lock's word and the first ``inlineInputCapacity`` inputs,
-  /// which every update touches together.
-  private let sideBlock: UnsafeMutableRawPointer
+  /// How many inputs the side block (see `sideBlock`) holds before the list grows its own.
   private static let inlineInputCapacity = 4
   /// The lock word's size, rounded up to the inputs' alignment.
   private static var inlineInputsOffset: Int {
@@ -114,6 +110,52 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// The last link confirmed by the running computation (computing thread).
   @exclusivity(unchecked) final var cursor: LinkPointer?
   private let scope = DerivedScope()
+
+  // Layout: the rest of what a change through the node touches (its walk, refresh and
+  // computation), before the fields other paths use, which follow.
+  /// Runs the derivation with tracking active and stores its outcome; returns whether the
+  /// value differs from the previous one (always true for the first value and for errors).
+  /// A stored closure rather than an override, so a computation makes no virtual calls.
+  private let evaluate: (UnsafeRawPointer) -> EvaluationOutcome
+  /// What `evaluate` works on (the owner, unretained), set once right after initialisation.
+  @exclusivity(unchecked) @usableFromInline final var evaluationSubject: UnsafeRawPointer?
+  /// Set (compute lock) when the value's owner is gone: the derivation and the cached outcome
+  /// may be gone too, so the node never computes again. Its version moved when it was set, so
+  /// a dependent still checking it sees a change.
+  @exclusivity(unchecked) final var isAbandoned = false
+  /// Whether a value (or error) is cached (compute lock).
+  @exclusivity(unchecked) final var hasValue = false
+  /// Whether the last outcome is a value its storage lets readers load without the lock.
+  @exclusivity(unchecked) private var outcomeIsLockFreeReadable = false
+  /// Set by the running computation (under the graph lock, on the computing thread) when an
+  /// input it just linked had changed since it was read: no walk reached this node for that
+  /// change, so the value may be outdated and nobody downstream would ever hear of it. The
+  /// computation runs again before its outcome is published.
+  @exclusivity(unchecked) final var missedChangeWhileComputing = false
+  /// Objects that computations on this thread used and must not release while it holds
+  /// this lock (compute lock; see ``hold(_:)``): nil, one object, or a ``HeldObjects``.
+  @exclusivity(unchecked) final var heldUntilUnlocked: AnyObject?
+
+  // Colder: diagnostics, deallocation, abandonment, interest updates.
+  /// Name used in diagnostics.
+  @usableFromInline let name: String
+  /// One allocation for the compute lock's word and the first ``inlineInputCapacity`` inputs,
+  /// which every update touches together.
+  private let sideBlock: UnsafeMutableRawPointer
+  /// ``isAbandoned``, readable by a propagation walk (which holds the graph lock, not the
+  /// compute lock). An abandoned node stays stale, so a walk would stop at it (a stale node's
+  /// subscribers heard of the change that made it stale); instead every change of its inputs
+  /// walks on through it, until its dependents, which see its moved version, stop reading it.
+  /// A derived value created inside a derivation and freed when it returns is such a node.
+  final let passesChangesOn = Atomic<Bool>(false)
+  /// Worklist link of ``updateWillSetInterest(gained:)`` (graph lock; not the walk's
+  /// `nextToWalk`: an update can happen during a walk, when a one-shot that fires unlinks).
+  @exclusivity(unchecked) private var nextInterestUpdate: Unmanaged<DerivedNode>?
+  /// The deallocation pass in which an object this value read — directly or through other
+  /// derived values — last went away while linked to it; 0 when none did (graph lock). A
+  /// registration that read the object only through this value hears of it when the value
+  /// goes (see ``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``).
+  @exclusivity(unchecked) final var objectsGoneInPass: UInt64 = 0
 
   init(
     name: String,
@@ -139,24 +181,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   }
 
   // MARK: - The derivation
-
-  /// Runs the derivation with tracking active and stores its outcome; returns whether the
-  /// value differs from the previous one (always true for the first value and for errors).
-  /// A stored closure rather than an override, so a computation makes no virtual calls.
-  private let evaluate: (UnsafeRawPointer) -> EvaluationOutcome
-  /// What `evaluate` works on (the owner, unretained), set once right after initialisation.
-  @exclusivity(unchecked) @usableFromInline final var evaluationSubject: UnsafeRawPointer?
-
-  /// Set (compute lock) when the value's owner is gone: the derivation and the cached outcome
-  /// may be gone too, so the node never computes again. Its version moved when it was set, so
-  /// a dependent still checking it sees a change.
-  @exclusivity(unchecked) final var isAbandoned = false
-  /// ``isAbandoned``, readable by a propagation walk (which holds the graph lock, not the
-  /// compute lock). An abandoned node stays stale, so a walk would stop at it (a stale node's
-  /// subscribers heard of the change that made it stale); instead every change of its inputs
-  /// walks on through it, until its dependents, which see its moved version, stop reading it.
-  /// A derived value created inside a derivation and freed when it returns is such a node.
-  final let passesChangesOn = Atomic<Bool>(false)
 
   /// Called by the owner's deinitialiser: waits for a computation in progress, then makes the
   /// node inert (see `isAbandoned`).
@@ -187,11 +211,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   private func moveVersion() {
     version.store(version.load(ordering: .relaxed) &+ 2, ordering: .releasing)
   }
-
-  /// Whether a value (or error) is cached (compute lock).
-  @exclusivity(unchecked) final var hasValue = false
-  /// Whether the last outcome is a value its storage lets readers load without the lock.
-  @exclusivity(unchecked) private var outcomeIsLockFreeReadable = false
 
   // MARK: - Push (graph lock held)
 
@@ -290,16 +309,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
   }
 
-  /// Worklist link of ``updateWillSetInterest(gained:)`` (graph lock; not the walk's
-  /// `nextToWalk`: an update can happen during a walk, when a one-shot that fires unlinks).
-  @exclusivity(unchecked) private var nextInterestUpdate: Unmanaged<DerivedNode>?
-
-  /// The deallocation pass in which an object this value read — directly or through other
-  /// derived values — last went away while linked to it; 0 when none did (graph lock). A
-  /// registration that read the object only through this value hears of it when the value
-  /// goes (see ``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``).
-  @exclusivity(unchecked) final var objectsGoneInPass: UInt64 = 0
-
   override func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGoneInPass pass: UInt64)
     -> DerivedValueDeparture
   {
@@ -350,10 +359,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
   }
 
-  /// Objects that computations on this thread used and must not release while it holds
-  /// this lock (compute lock; see ``hold(_:)``): nil, one object, or a ``HeldObjects``.
-  @exclusivity(unchecked) final var heldUntilUnlocked: AnyObject?
-
   @inline(never)
   private func performDeferredOrphanChecks() {
     while hasPendingOrphanCheck.load(ordering: .sequentiallyConsistent) {
@@ -372,12 +377,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   final func computeAgain(forSubscriber: Bool) {
     repeat { compute(forSubscriber: forSubscriber) } while missedChangeWhileComputing
   }
-
-  /// Set by the running computation (under the graph lock, on the computing thread) when an
-  /// input it just linked had changed since it was read: no walk reached this node for that
-  /// change, so the value may be outdated and nobody downstream would ever hear of it. The
-  /// computation runs again before its outcome is published.
-  @exclusivity(unchecked) final var missedChangeWhileComputing = false
 
   override func missedChange(at link: LinkPointer) { missedChangeWhileComputing = true }
 

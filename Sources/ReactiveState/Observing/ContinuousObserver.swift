@@ -39,44 +39,16 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Consecutive self-invalidating re-runs allowed before the observer gives up.
   static let rerunLimit = 100
 
-  /// The plain body (a no-op for an event body); kept apart from `eventBody` so a plain
-  /// re-run calls a stored closure without copying it out of an enum.
-  let plainBody: @Sendable () -> Void
-  let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
-  private let triggers: ObservationTracking.Options
-  let scheduler: (any ObservationScheduler)?
-  /// `scheduler` when it parks whole observers (no closure per delivery): an ``ObservedValues``
-  /// iteration's parking lot, or the parking passed to `init`; unretained (`scheduler` holds it).
-  let parking: Unmanaged<ObserverParking>?
-  let hasScheduler: Bool
+  // Layout: declaration order is storage order, so the fields that a change reaching the
+  // observer touches — the walk, the delivery, the run — come first, on as few cache lines
+  // as they fit; the rest (scheduling, parking, transactions, diagnostics) follows.
   /// The body is isolated to the main actor: it runs inline only on the main thread, and
   /// through `scheduler` (the main actor's) from anywhere else (see ``deliversInline``).
   let runsOnMainActor: Bool
-  /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
-  /// update pass): transactions do not run it at their end, and a change made by the run
-  /// itself queues a new run instead of repeating the body inline.
-  let parksRuns: Bool
-  let label: String
   /// Whether runs may park the observer in a property's slot (see the type's doc).
   let parksInSlots: Bool
   /// A plain body, `didSet` triggers, no scheduler: `receive` starts such a run itself.
   let startsDidSetRunsAtReceive: Bool
-  /// Whether the current run has read at most one source so far, a property recorded in
-  /// `singleSource` (with `singleVersion`) and not linked: a run that starts with no links in
-  /// an observer that parks (owned by the running thread).
-  @exclusivity(unchecked) var readsSingleSource = false
-  @exclusivity(unchecked) var singleSource: Unmanaged<PropertySlot>?
-  @exclusivity(unchecked) var singleVersion: UInt64 = 0
-  /// The slot the observer parks in, retained so its word outlives the observer's use of it
-  /// even when its registrar goes (written under the graph lock by the running thread, so a
-  /// cancellation can read it there).
-  @exclusivity(unchecked) var parkingSlot: PropertySlot?
-  /// Whether the observer holds its place in `parkingSlot`'s word (owned by the running
-  /// thread).
-  @exclusivity(unchecked) var parkingIsEstablished = false
-  /// Whether the current run removed the observer from its parking word, whose retain it
-  /// then releases when it ends (owned by the running thread).
-  @exclusivity(unchecked) var owesWordRelease = false
 
   /// The phase, plus a "dirty while running" bit, in one atomic word. The graph lock guards
   /// every transition but one: the clean end of a run (running → idle), which the running
@@ -97,8 +69,71 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Whether a change arrived while the body ran (graph lock).
   var dirtyWhileRunning: Bool { state.load(ordering: .acquiring) & Self.dirtyBit != 0 }
+  /// Whether the body receives events (`eventBody` is set): stored, so a run tests it
+  /// without loading the closure from the observer's cold fields.
+  let hasEventBody: Bool
+  /// Whether the current run has read at most one source so far, a property recorded in
+  /// `singleSource` (with `singleVersion`) and not linked: a run that starts with no links in
+  /// an observer that parks (owned by the running thread).
+  @exclusivity(unchecked) var readsSingleSource = false
+  /// Set by the `receive` that moved idle → running for a synchronous delivery (no
+  /// scheduler, no open transaction on the mutating thread); read by its own `deliver` on
+  /// the same thread, which then runs without taking the lock again.
+  @exclusivity(unchecked) var startedByReceive = false
+  /// The event of the run `receive` started: its kind, key path (below) and certainty (as
+  /// `pendingIsCertain`).
+  @exclusivity(unchecked) var startKind = ObservationTracking.Event.Kind.initial
+  @exclusivity(unchecked) var startIsCertain = false
+  /// Whether a change that marked the current run dirty came from the thread running its
+  /// body: only such re-runs count toward ``rerunLimit``. Written by that thread alone (in
+  /// `enqueue`, under the graph lock, and cleared as each run's body starts).
+  @exclusivity(unchecked) var dirtiedByOwnThread = false
+  /// Whether the last body run wrote the property the observer parks on (running thread).
+  @exclusivity(unchecked) var runWroteParkingSlot = false
+  /// Set by ``cancelObservation()``; read without the lock by a delivery whose run `receive`
+  /// already started, so a cancel between the two (e.g. by another observer of the same
+  /// change) keeps the body from starting after `cancel()` returned.
+  let cancelRequested = Atomic<Bool>(false)
+  /// The last link confirmed by the current run (owned by the running thread).
+  @exclusivity(unchecked) var cursor: LinkPointer?
+  /// The plain body (a no-op for an event body); kept apart from `eventBody` so a plain
+  /// re-run calls a stored closure without copying it out of an enum.
+  let plainBody: @Sendable () -> Void
+  @exclusivity(unchecked) var startKeyPath: AnyKeyPath?
+  /// The property a run reading singly read (see ``readsSingleSource``).
+  @exclusivity(unchecked) var singleSource: Unmanaged<PropertySlot>?
+  /// The thread running the body (its `rs_current_thread()` address), 0 outside the body:
+  /// a change that arrives from that thread while the body runs is the run's own doing.
+  let bodyThread = Atomic<UInt>(0)
+  /// The derived values the last run read, in order, with the versions it saw, retained
+  /// (owned by the running thread, or under the graph lock while idle): ``inputsChanged()``
+  /// pulls them with no lock. A run that reads the same ones again swaps no reference counts.
+  @exclusivity(unchecked) var derivedInputs = InputList()
 
-  var hasEventBody: Bool { eventBody != nil }
+  // Colder: the paths with a scheduler, a transaction, parking or a cancellation.
+  let eventBody: (@Sendable (ObservationTracking.Event) -> Void)?
+  private let triggers: ObservationTracking.Options
+  let scheduler: (any ObservationScheduler)?
+  /// `scheduler` when it parks whole observers (no closure per delivery): an ``ObservedValues``
+  /// iteration's parking lot, or the parking passed to `init`; unretained (`scheduler` holds it).
+  let parking: Unmanaged<ObserverParking>?
+  let hasScheduler: Bool
+  /// Every re-run goes through the scheduler, which parks it for its owner (the view graph's
+  /// update pass): transactions do not run it at their end, and a change made by the run
+  /// itself queues a new run instead of repeating the body inline.
+  let parksRuns: Bool
+  let label: String
+  @exclusivity(unchecked) var singleVersion: UInt64 = 0
+  /// The slot the observer parks in, retained so its word outlives the observer's use of it
+  /// even when its registrar goes (written under the graph lock by the running thread, so a
+  /// cancellation can read it there).
+  @exclusivity(unchecked) var parkingSlot: PropertySlot?
+  /// Whether the observer holds its place in `parkingSlot`'s word (owned by the running
+  /// thread).
+  @exclusivity(unchecked) var parkingIsEstablished = false
+  /// Whether the current run removed the observer from its parking word, whose retain it
+  /// then releases when it ends (owned by the running thread).
+  @exclusivity(unchecked) var owesWordRelease = false
 
   /// Whether the runs so far ended idle having read nothing (no link, no parking place, no
   /// derived input): then no change can ever reach the observer again. Asked by the thread that
@@ -112,21 +147,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// The key path of the latest change: kept for event bodies and for the diagnostic of a
   /// self-invalidating run (resolved only then, to keep plain re-runs free of retains).
   @exclusivity(unchecked) var pendingKeyPath: AnyKeyPath?
-  /// Set by the `receive` that moved idle → running for a synchronous delivery (no
-  /// scheduler, no open transaction on the mutating thread); read by its own `deliver` on
-  /// the same thread, which then runs without taking the lock again.
-  @exclusivity(unchecked) var startedByReceive = false
-  @exclusivity(unchecked) var startKind = ObservationTracking.Event.Kind.initial
-  @exclusivity(unchecked) var startKeyPath: AnyKeyPath?
   /// Whether the pending change certainly affects this observer (a property changed), as
   /// opposed to "a derived value it read may have changed" — then the run first pulls those
   /// derived values and is skipped when none of them actually changed (equality cut-off).
   @exclusivity(unchecked) var pendingIsCertain = false
-  @exclusivity(unchecked) var startIsCertain = false
-  /// The derived values the last run read, in order, with the versions it saw, retained
-  /// (owned by the running thread, or under the graph lock while idle): ``inputsChanged()``
-  /// pulls them with no lock. A run that reads the same ones again swaps no reference counts.
-  @exclusivity(unchecked) var derivedInputs = InputList()
   /// Whether the observer waits in a transaction's queue, which holds no retain of it
   /// (graph lock): a cancellation meanwhile retains it for the queue
   /// (`transactionHoldsRetain`), and ``runPostponed(_:)`` releases that.
@@ -139,24 +163,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// The drain that last ran the observer from a transaction queue (touched as
   /// `nextPostponed`).
   @exclusivity(unchecked) var drainStamp: UInt64 = 0
-  /// Set by ``cancelObservation()``; read without the lock by a delivery whose run `receive`
-  /// already started, so a cancel between the two (e.g. by another observer of the same
-  /// change) keeps the body from starting after `cancel()` returned.
-  let cancelRequested = Atomic<Bool>(false)
-  /// The thread running the body (its `rs_current_thread()` address), 0 outside the body:
-  /// a change that arrives from that thread while the body runs is the run's own doing.
-  let bodyThread = Atomic<UInt>(0)
-  /// Whether a change that marked the current run dirty came from the thread running its
-  /// body: only such re-runs count toward ``rerunLimit``. Written by that thread alone (in
-  /// `enqueue`, under the graph lock, and cleared as each run's body starts).
-  @exclusivity(unchecked) var dirtiedByOwnThread = false
-  /// Whether the last body run wrote the property the observer parks on (running thread).
-  @exclusivity(unchecked) var runWroteParkingSlot = false
   /// Set by a cancellation that found a run in progress, with the retain it took for that
   /// run (graph lock); the run releases it when it ends.
   @exclusivity(unchecked) var cancellationRetainsRun = false
-  /// The last link confirmed by the current run (owned by the running thread).
-  @exclusivity(unchecked) var cursor: LinkPointer?
   /// For a queued scheduled observer: how many scheduled runs in a row led to its change, 1
   /// when the change came from outside any (graph lock). Each scheduled run happens in its
   /// own scheduler job, so observers that keep changing each other through a scheduler never
@@ -180,9 +189,11 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     case .plain(let run):
       plainBody = run
       eventBody = nil
+      hasEventBody = false
     case .events(let run):
       plainBody = {}
       eventBody = run
+      hasEventBody = true
     }
     self.triggers = triggers
     let traits = Self.traits(of: scheduler)
