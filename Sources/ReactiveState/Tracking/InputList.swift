@@ -13,14 +13,30 @@ struct InputList {
   }
 
   private var buffer: UnsafeMutablePointer<Input>?
-  private(set) var capacity = 0
+  // Layout: 32-bit counts, so the list takes three words of its owner's fields, which a
+  // change through a derived value or an observer touches.
+  private var storedCount: UInt32 = 0
+  private var storedRetained: UInt32 = 0
+  private var storedCapacity: UInt32 = 0
   /// Whether `buffer` was allocated by the list (false: storage its owner lent it, see
   /// ``init(lending:capacity:)``, which the list never frees).
   private var ownsBuffer = true
+
   /// Entries filled by the current (or last) use.
-  private(set) var count = 0
+  private(set) var count: Int {
+    get { Int(storedCount) }
+    set { storedCount = UInt32(truncatingIfNeeded: newValue) }
+  }
   /// Entries holding a retained source (≥ count).
-  private var retained = 0
+  private var retained: Int {
+    get { Int(storedRetained) }
+    set { storedRetained = UInt32(truncatingIfNeeded: newValue) }
+  }
+  /// Entries the buffer holds.
+  private(set) var capacity: Int {
+    get { Int(storedCapacity) }
+    set { storedCapacity = UInt32(truncatingIfNeeded: newValue) }
+  }
 
   /// An empty list.
   init() {}
