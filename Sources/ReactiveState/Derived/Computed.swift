@@ -69,18 +69,20 @@ import Synchronization
 /// computation racing the model's release would read a deinitialising object (see
 /// ``init(_:of:isEqual:_:)``).
 public final class Computed<Value>: @unchecked Sendable {
+  // Layout: what a computation and a lock-free read touch first, the value (of any size)
+  // after them.
   @usableFromInline let node: ComputedNode
-  /// The cached outcome (guarded by the node's compute lock): the last value computed and,
-  /// when the last computation threw, its error (which then takes precedence).
-  @exclusivity(unchecked) @usableFromInline var cachedValue: Value?
-  @exclusivity(unchecked) @usableFromInline var cachedError: (any Error)?
+  /// The derivation and the cut-off live here, not in the node: they (and what they
+  /// captured) go away with this object, even if a dependent keeps the node a little longer.
+  @usableFromInline let derive: () throws -> Value
   /// A value of a plain type of at most eight bytes (`Int`, `Double`, `Bool`, small enums…)
   /// is also kept as one atomic word, which readers load without the compute lock while the
   /// node says it is current (see ``DerivedNode/beginLockFreeRead()``).
   @usableFromInline let lockFreeBits = Atomic<UInt64>(0)
-  /// The derivation and the cut-off live here, not in the node: they (and what they
-  /// captured) go away with this object, even if a dependent keeps the node a little longer.
-  @usableFromInline let derive: () throws -> Value
+  /// The cached outcome (guarded by the node's compute lock): the last value computed and,
+  /// when the last computation threw, its error (which then takes precedence).
+  @exclusivity(unchecked) @usableFromInline var cachedError: (any Error)?
+  @exclusivity(unchecked) @usableFromInline var cachedValue: Value?
   @usableFromInline let isEqual: (Value, Value) -> Bool
   /// Declared last: released after the derivation, it ends this value's release (see
   /// ``DerivedRelease``).

@@ -62,6 +62,19 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Whether the running computation links what it reads (the node had subscribers when it
   /// started). Computing thread only.
   @exclusivity(unchecked) final var linksInputs = false
+  /// Set (compute lock) when the value's owner is gone: the derivation and the cached outcome
+  /// may be gone too, so the node never computes again. Its version moved when it was set, so
+  /// a dependent still checking it sees a change.
+  @exclusivity(unchecked) final var isAbandoned = false
+  /// Whether a value (or error) is cached (compute lock).
+  @exclusivity(unchecked) final var hasValue = false
+  /// Whether the last outcome is a value its storage lets readers load without the lock.
+  @exclusivity(unchecked) private var outcomeIsLockFreeReadable = false
+  /// Set by the running computation (under the graph lock, on the computing thread) when an
+  /// input it just linked had changed since it was read: no walk reached this node for that
+  /// change, so the value may be outdated and nobody downstream would ever hear of it. The
+  /// computation runs again before its outcome is published.
+  @exclusivity(unchecked) final var missedChangeWhileComputing = false
   /// The node lost its last subscriber but keeps its upstream links for a while, counting
   /// the changes that reach it meanwhile (graph lock; see ``noteOrphaned()``).
   @exclusivity(unchecked) final var isLingering = false
@@ -75,10 +88,6 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// False once a marking found that the lingering orphan reads no derived value, which its
   /// later changes then skip (graph lock).
   @exclusivity(unchecked) final var mayReadDerivedValues = true
-  /// The worklist links of the orphans whose lingering ended, and of those queued to mark
-  /// their stale inputs (see `DerivedNode+Lingering.swift`).
-  @exclusivity(unchecked) final var nextExpired: Unmanaged<DerivedNode>?
-  @exclusivity(unchecked) final var nextToMark: Unmanaged<DerivedNode>?
   /// How many changes of its inputs an orphan keeps its upstream links through.
   static let lingeringLimit: UInt8 = 2
   /// The thread refreshing the node right now — checking its inputs or computing it — for
@@ -104,8 +113,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   }
   /// While a pull — a check of its inputs (see ``refreshKeepingLock(forSubscriber:)``) or a
   /// subscription (see ``subscribeUpstream()``) — has this node locked on its intrusive stack:
-  /// the node whose input it is, and the input it is at (compute lock).
-  @exclusivity(unchecked) final var stackParent: Unmanaged<DerivedNode>?
+  /// the input it is at (compute lock; the node whose input it is: `stackParent`).
   @exclusivity(unchecked) final var stackIndex = 0
   /// The last link confirmed by the running computation (computing thread).
   @exclusivity(unchecked) final var cursor: LinkPointer?
@@ -119,24 +127,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   private let evaluate: (UnsafeRawPointer) -> EvaluationOutcome
   /// What `evaluate` works on (the owner, unretained), set once right after initialisation.
   @exclusivity(unchecked) @usableFromInline final var evaluationSubject: UnsafeRawPointer?
-  /// Set (compute lock) when the value's owner is gone: the derivation and the cached outcome
-  /// may be gone too, so the node never computes again. Its version moved when it was set, so
-  /// a dependent still checking it sees a change.
-  @exclusivity(unchecked) final var isAbandoned = false
-  /// Whether a value (or error) is cached (compute lock).
-  @exclusivity(unchecked) final var hasValue = false
-  /// Whether the last outcome is a value its storage lets readers load without the lock.
-  @exclusivity(unchecked) private var outcomeIsLockFreeReadable = false
-  /// Set by the running computation (under the graph lock, on the computing thread) when an
-  /// input it just linked had changed since it was read: no walk reached this node for that
-  /// change, so the value may be outdated and nobody downstream would ever hear of it. The
-  /// computation runs again before its outcome is published.
-  @exclusivity(unchecked) final var missedChangeWhileComputing = false
   /// Objects that computations on this thread used and must not release while it holds
   /// this lock (compute lock; see ``hold(_:)``): nil, one object, or a ``HeldObjects``.
   @exclusivity(unchecked) final var heldUntilUnlocked: AnyObject?
 
-  // Colder: diagnostics, deallocation, abandonment, interest updates.
+  // Colder: diagnostics, deallocation, abandonment, interest updates, lingering, deep checks.
   /// Name used in diagnostics.
   @usableFromInline let name: String
   /// One allocation for the compute lock's word and the first ``inlineInputCapacity`` inputs,
@@ -156,6 +151,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// registration that read the object only through this value hears of it when the value
   /// goes (see ``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``).
   @exclusivity(unchecked) final var objectsGoneInPass: UInt64 = 0
+  /// The worklist links of the orphans whose lingering ended, and of those queued to mark
+  /// their stale inputs (see `DerivedNode+Lingering.swift`).
+  @exclusivity(unchecked) final var nextExpired: Unmanaged<DerivedNode>?
+  @exclusivity(unchecked) final var nextToMark: Unmanaged<DerivedNode>?
+  /// The node whose input this one is while a pull has it on its stack (see `stackIndex`).
+  @exclusivity(unchecked) final var stackParent: Unmanaged<DerivedNode>?
 
   init(
     name: String,
