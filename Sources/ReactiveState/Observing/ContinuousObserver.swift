@@ -39,9 +39,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// Consecutive self-invalidating re-runs allowed before the observer gives up.
   static let rerunLimit = 100
 
-  // Layout: declaration order is storage order, so the fields that a change reaching the
-  // observer touches — the walk, the delivery, the run — come first, on as few cache lines
-  // as they fit; the rest (scheduling, parking, transactions, diagnostics) follows.
+  // Layout: declaration is storage order. What a change touches (walk, delivery, run) comes
+  // first, on as few cache lines as it fits; scheduling, parking and the rest follow.
   /// The body is isolated to the main actor: it runs inline only on the main thread, and
   /// through `scheduler` (the main actor's) from anywhere else (see ``deliversInline``).
   let runsOnMainActor: Bool
@@ -69,8 +68,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   /// Whether a change arrived while the body ran (graph lock).
   var dirtyWhileRunning: Bool { state.load(ordering: .acquiring) & Self.dirtyBit != 0 }
-  /// Whether the body receives events (`eventBody` is set): stored, so a run tests it
-  /// without loading the closure from the observer's cold fields.
+  /// Whether `eventBody` is set: stored, so a run need not load the cold closure to know.
   let hasEventBody: Bool
   /// Whether the current run has read at most one source so far, a property recorded in
   /// `singleSource` (with `singleVersion`) and not linked: a run that starts with no links in
@@ -160,8 +158,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// ``ObservationTransaction``; touched only by the thread whose transaction it is).
   @exclusivity(unchecked) var nextPostponed: Unmanaged<ContinuousObserver>?
   @exclusivity(unchecked) var isPostponed = false
-  /// The drain that last ran the observer from a transaction queue (touched as
-  /// `nextPostponed`).
+  /// The drain that last ran the observer from a transaction queue (as `nextPostponed`).
   @exclusivity(unchecked) var drainStamp: UInt64 = 0
   /// Set by a cancellation that found a run in progress, with the retain it took for that
   /// run (graph lock); the run releases it when it ends.
@@ -222,9 +219,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   deinit { derivedInputs.removeAll() }
 
-  /// Whether there is a scheduler, and the parking lot it is, if so. Through a borrow, and
-  /// the initialiser stores `scheduler` last: every by-value use of an optional existential
-  /// copies it through its value witnesses (tens of instructions per copy).
+  /// Whether there is a scheduler, and the parking lot it is, if so. Borrowed, and stored last:
+  /// each by-value use of an optional existential copies it (tens of instructions).
   @inline(__always)
   private static func traits(of scheduler: borrowing (any ObservationScheduler)?)
     -> (present: Bool, parkingLot: ChangeParkingLot?)
