@@ -11,6 +11,9 @@ import Testing
     @State private var unsigned: UInt8 = 1
     @State private var bounded = 8
     @State private var fraction = 0.5
+    @State private var huge = Int128.max - 1
+    @State private var hugeUnsigned: UInt128 = 5
+    @State private var backwards: UInt64 = UInt64.max - 1
 
     var body: some View {
       Stepper("small", value: $small, step: 1)
@@ -18,6 +21,10 @@ import Testing
       Stepper("unsigned", value: $unsigned)
       Stepper("bounded", value: $bounded, in: 0...10, step: 5)
       Stepper("fraction", value: $fraction, in: 0...1, step: 0.25)
+      Stepper("huge", value: $huge, step: 2)
+      Stepper("huge unsigned", value: $hugeUnsigned, step: 10)
+      // A negative step counts down on increment; its size fits Int's stride, not UInt64.
+      Stepper("backwards", value: $backwards, step: -1)
     }
   }
 
@@ -46,6 +53,26 @@ import Testing
     try host.increment("fraction")
     try host.increment("fraction")
     #expect(host.value(of: "fraction") == "1.0")
+    #expect(host.issues.isEmpty)
+  }
+
+  /// 128-bit types, and a negative step, stop at the limits the same way.
+  @Test func wideIntegersAndNegativeStepsStopAtTheLimits() throws {
+    let host = ViewHost(Steppers())
+    try host.increment("huge")
+    #expect(host.value(of: "huge") == String(Int128.max))
+    try host.decrement("huge")
+    #expect(host.value(of: "huge") == String(Int128.max - 2))
+    try host.decrement("huge unsigned")
+    #expect(host.value(of: "huge unsigned") == "0")
+    try host.increment("huge unsigned")
+    #expect(host.value(of: "huge unsigned") == "10")
+    try host.decrement("backwards")
+    #expect(host.value(of: "backwards") == String(UInt64.max))
+    try host.decrement("backwards")
+    #expect(host.value(of: "backwards") == String(UInt64.max))
+    try host.increment("backwards")
+    #expect(host.value(of: "backwards") == String(UInt64.max - 1))
     #expect(host.issues.isEmpty)
   }
 }

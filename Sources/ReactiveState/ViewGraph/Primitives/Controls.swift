@@ -137,15 +137,17 @@ public struct Stepper: View, PrimitiveView, ControlView {
     read = { String(describing: value.wrappedValue) }
     self.step = { up in
       let limits = bounds ?? V.min...V.max
-      // Int128 holds any value and stride of the integer types up to 64 bits wide.
-      guard V.bitWidth <= 64, let stride = Int128(exactly: step) else {
-        let next = value.wrappedValue.advanced(by: up ? step : -step)
-        value.wrappedValue = min(max(next, limits.lowerBound), limits.upperBound)
-        return
+      // In the type's own arithmetic, with overflow reported: a step whose size does not
+      // fit `V`, or that passes `V.max` or `V.min`, lands on that limit.
+      let rises = up == (step >= 0)
+      let current = value.wrappedValue
+      var next = rises ? V.max : V.min
+      if let size = V(exactly: step.magnitude) {
+        let moved =
+          rises ? current.addingReportingOverflow(size) : current.subtractingReportingOverflow(size)
+        if !moved.overflow { next = moved.partialValue }
       }
-      let next = Int128(value.wrappedValue) + (up ? stride : -stride)
-      value.wrappedValue = V(
-        min(max(next, Int128(limits.lowerBound)), Int128(limits.upperBound)))
+      value.wrappedValue = min(max(next, limits.lowerBound), limits.upperBound)
     }
   }
 
