@@ -152,7 +152,7 @@ private func benchmarkRoundTrips(_ harness: BenchmarkHarness) {
   row(
     harness, "  same, @Tracked model", ours: tracked.nanoseconds, theirs: b / Double(m), ratio: 5)
   row(
-    harness, "  same, main-actor model (the fastest authoring form)",
+    harness, "  same, main-actor model",
     ours: mainActor / Double(m), theirs: b / Double(m), ratio: 20)
 }
 

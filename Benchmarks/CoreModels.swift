@@ -48,7 +48,7 @@ final class PlainPair {
 }
 
 /// The hand-written pattern for a main-actor model: the same accessors over a
-/// ``MainActorObservationRegistrar`` (the fastest authoring form).
+/// ``MainActorObservationRegistrar``.
 @MainActor final class MainActorCounter: ReactiveState.Observable {
   private let registrar = MainActorObservationRegistrar()
   private var _count = 0

@@ -43,7 +43,7 @@ private func benchmarkContinuousRerun(_ harness: BenchmarkHarness) {
   }
   let forms: [(name: String, goal: Double, result: (nanoseconds: Double, runs: Int))] = [
     ("continuous re-run, 1 dependency (mutate → re-run)", 10, reruns(HandWrittenCounter())),
-    ("  same, @Tracked model (the fastest form for observe)", 30, reruns(TrackedCounter())),
+    ("  same, @Tracked model", 30, reruns(TrackedCounter())),
   ]
   for form in forms {
     harness.check(

@@ -162,7 +162,7 @@ struct GettingStartedArticleTests: CapturesPrints {
   func computed() {
     let cart = Cart()
     // DocC: GettingStarted/computed
-    let total = Computed("total", isEqual: ==) {
+    let total = Computed("total") {
       cart.products.reduce(0) { $0 + $1.price } - cart.discount
     }
     // DocC: end

@@ -193,7 +193,7 @@ struct DocumentedClaimsTests {
   func gettingStartedComputedIsLazy() {
     let cart = Cart()
     let evaluations = Recorder<Int>()
-    let total = Computed("total", isEqual: ==) {
+    let total = Computed("total") {
       let value = cart.products.reduce(0) { $0 + $1.price } - cart.discount
       evaluations.values.append(value)
       return value

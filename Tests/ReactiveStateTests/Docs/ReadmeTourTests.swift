@@ -82,7 +82,7 @@ final class Recorder<Value>: @unchecked Sendable {
 // README: derived
 @Test func derived() {
   let cart = Cart()
-  let total = Computed("total", isEqual: ==) {
+  let total = Computed("total") {
     cart.products.reduce(0) { $0 + $1.price } - cart.discount
   }
   let seen = Recorder<Int>()
