@@ -27,7 +27,9 @@ import Synchronization
 ///   released while another thread computes it (see `Computed.init(_:of:isEqual:_:)`).
 /// - `$property` is the underlying `Computed` (e.g. to pass it on, or to read it with `get()`).
 /// - Diagnostics (a derivation that reads itself) name the property by its class, its type
-///   and where it is declared, such as `@Derived Cart.Int at MyApp/Cart.swift:12`.
+///   and where it is declared, such as `@Derived Cart.Int at MyApp/Cart.swift:12`. The read
+///   that closes the cycle (and a derivation that throws) traps in the getter: read through
+///   `$property.get()` to handle it.
 /// - A read of a current value costs a load, a branch and the `Computed` read; the first read
 ///   of each instance's property creates its `Computed`.
 /// - Classes only, as `@Tracked`: the instance reaches the wrapper through the

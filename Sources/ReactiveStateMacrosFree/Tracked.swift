@@ -37,7 +37,8 @@
 ///   the registrar's; with any `willSet`/`didSet`, in-place mutation goes through get + set: it
 ///   copies, and the equality rule applies, so a mutation that leaves the value equal (`+= 0`)
 ///   does not notify (the macro's notifies).
-/// - Costs one equality rule reference (a metatype, 16 bytes) per property beside the value.
+/// - Costs 32 bytes per property beside the value: the equality rule (a metatype, 16 bytes)
+///   and the cached slot token (16 bytes).
 @propertyWrapper
 public struct Tracked<Value> {
   /// The value, read and written in place by the enclosing-instance subscript.

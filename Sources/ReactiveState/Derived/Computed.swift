@@ -28,7 +28,9 @@ import Synchronization
 ///   changes.
 /// - A derivation that reads itself stops with an ``ObservationDiagnostic`` naming it — also
 ///   when the cycle spans threads (two values that read each other, computed at once on two
-///   threads, would otherwise wait for each other forever): one of the reads fails instead.
+///   threads, would otherwise wait for each other forever): one of the reads fails instead,
+///   throwing ``DerivedValueCycle`` from ``get()`` (``value`` traps with it, as with any
+///   error: read a value that may be part of a cycle with ``get()``).
 /// - Lifetime: inputs never keep a derived value alive, and it subscribes to its inputs only
 ///   while something observes it. Read without observers it keeps no upstream edges: each
 ///   read checks its inputs' versions and recomputes only when one moved. When its last
@@ -155,8 +157,8 @@ public final class Computed<Value>: @unchecked Sendable {
     return cachedValue.unsafelyUnwrapped
   }
 
-  /// The current value. A derivation that throws traps here with its error: read throwing
-  /// derivations with ``get()``.
+  /// The current value. A derivation that throws, or a read that closes a cycle
+  /// (``DerivedValueCycle``), traps here with its error: read such values with ``get()``.
   @inlinable
   public var value: Value {
     if Self.isLockFreeReadable && node.beginLockFreeRead() { return lockFreeCopy }

@@ -1,6 +1,8 @@
 import CReactiveState
 
-/// A problem the engine detected at run time and recovered from (it never traps for these).
+/// A problem the engine detected at run time and recovered from (it never traps for these;
+/// a read of ``Computed/value`` that fails after one, such as a cycle, still traps: read
+/// with ``Computed/get()`` to handle it).
 public struct ObservationDiagnostic: Sendable, CustomStringConvertible {
   /// What went wrong, in words that name the culprit (an observer's last invalidating key
   /// path, a derived value's name).

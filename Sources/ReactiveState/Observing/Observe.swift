@@ -12,7 +12,8 @@
 ///   holds inside any tracking scope, such as a one-shot's `apply` (as for SE-0506, whose
 ///   first run comes later; unlike swift-navigation's `observe`, whose first run leaks).
 /// - A body that keeps invalidating itself stops after 100 consecutive re-runs and reports an
-///   ``ObservationDiagnostic`` naming the key path. Only runs that invalidated themselves
+///   ``ObservationDiagnostic`` naming the key path; the observation stays active, and the
+///   next change runs it again. Only runs that invalidated themselves
 ///   count (a change of what they read made on the thread running them): an observer whose
 ///   run is overtaken by other threads' writes runs again (on the thread running it) until it
 ///   has seen the last of them, even when the run wrote other observed properties. Scheduled

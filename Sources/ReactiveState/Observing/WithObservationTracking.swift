@@ -2,8 +2,9 @@
 /// any of them is about to change.
 ///
 /// Same contract as the toolchain's `Observation.withObservationTracking`:
-/// - `apply` runs once, synchronously; reads are recorded only through
-///   ``ObservationRegistrar/access(_:keyPath:)`` on this thread while it runs. Nested calls
+/// - `apply` runs once, synchronously; reads are recorded only through a registrar's
+///   ``ObservationRegistrar/access(_:keyPath:)`` (or a ``Computed`` read) on this thread
+///   while it runs. Nested calls
 ///   record their reads in the enclosing scope too.
 /// - If nothing was read, nothing is installed and the `onChange` autoclosure is not evaluated.
 /// - `onChange` runs at most once, synchronously on the mutating thread, inside the first

@@ -29,6 +29,27 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  /// Stopped at the rerun limit, the observer stays registered: the next change made from
+  /// outside runs it again (and, looping again, it is stopped and reported again).
+  @Test func aStoppedSelfInvalidatingObserverRunsAgainAtTheNextChange() {
+    let model = LoopingCounter()
+    let runs = LockedBox(0)
+    let (token, firstReports) = observeCapturingDiagnostics {
+      runs.value += 1
+      model.count += 1
+    }
+    #expect(firstReports.count { $0.contains("invalidated itself") } == 1)
+    let runsWhenStopped = runs.value
+    #expect(runsWhenStopped > 1)
+    let laterReports = ObservationDiagnostics.capture { model.count = 0 }
+    #expect(runs.value > runsWhenStopped, "the outside write ran it again")
+    #expect(laterReports.count { $0.message.contains("invalidated itself") } == 1)
+    let runsBeforeCancel = runs.value
+    token.cancel()
+    model.count = 0
+    #expect(runs.value == runsBeforeCancel, "cancelled: no run")
+  }
+
   /// The loop goes through a derived value: the diagnostic still names the property that
   /// keeps changing (it used to say "an observed value").
   @Test func aSelfInvalidationThroughADerivedValueNamesTheWrittenProperty() throws {

@@ -9,8 +9,9 @@ public protocol View {
   /// The type of view this view's body produces.
   associatedtype Body: View
 
-  /// The content of this view. Must not write state; the host records such writes as runtime
-  /// issues and drops them.
+  /// The content of this view. Must not write state: the host records such a write as a
+  /// runtime issue; a `@State` write is dropped, and a model (or `objectWillChange`) write,
+  /// which cannot be undone, updates its readers in the next pass.
   @ViewBuilder var body: Body { get }
 }
 

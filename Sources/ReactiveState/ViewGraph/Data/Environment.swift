@@ -32,7 +32,9 @@ public struct Environment<Value>: DynamicProperty {
   }
 
   /// The nearest ancestor's value (or the key's default). Outside a view installed in a host
-  /// it is the default, and the read is reported as an ``ObservationDiagnostic``.
+  /// the read is reported as an ``ObservationDiagnostic``: a key reads its default and an
+  /// optional object `nil`, while a non-optional object is a fatal error naming its type (in
+  /// a host, a missing object is recorded as a ``RuntimeIssue`` instead).
   public var wrappedValue: Value {
     let values: EnvironmentValues
     if let installed = handle.values {

@@ -9,8 +9,8 @@ public struct RuntimeIssue: Sendable, Equatable, CustomStringConvertible {
     /// An observable model property changed while a body was being evaluated; the affected
     /// views were scheduled for the next pass (bounded by ``ViewHost/maxPassesPerFlush``).
     case modelWriteDuringUpdate
-    /// `@Environment(Model.self)` found no ancestor `.environment(model)`; the view's body was
-    /// not evaluated.
+    /// `@Environment(Model.self)` or `@EnvironmentObject` found no ancestor
+    /// `.environment(model)` or `.environmentObject(model)`; the view's body was not evaluated.
     case missingEnvironmentObject
     /// A `ForEach` produced the same id twice; later rows got fresh identities.
     case duplicateID

@@ -79,7 +79,7 @@ extension ViewHost {
   }
 
   /// The value a control showed at its last update (text, `true`/`false`, stepper value), or
-  /// nil when there is no such control.
+  /// nil when no control, or more than one, has that label.
   public func value(of label: String) -> String? {
     let matches = allNodes().filter { node in
       guard let control = node.leafView as? any ControlView else { return false }

@@ -32,9 +32,10 @@
 /// - A missing `@Environment(Model.self)` object is recorded (naming the type and
 ///   `.environment(_:)`); that view's body is not evaluated and it renders as a warning line.
 /// - A reused child is re-evaluated only if it is dirty or its new value is not known to be
-///   equal (memberwise, closures never equal); built-in views are always re-expanded.
+///   equal (memberwise, closures never equal); built-in containers are always re-expanded,
+///   and leaf views (`Text`, `TextField`, `Toggle`) are skipped when their new value is equal.
 /// - Tracking: each node owns one continuous observer (``withContinuousObservation(options:scheduler:apply:)``'s
-///   engine, `.willSet` events) whose scheduler parks re-runs: a change marks the node dirty
+///   engine, `.willSet` and `.didSet` events) whose scheduler parks re-runs: a change marks the node dirty
 ///   and the host runs the queued run when it evaluates the node in its pass. Dependencies are
 ///   re-collected with reused edges on every run, so a child re-evaluated by its parent leaves
 ///   no stale registration behind; the observer is cancelled when the identity ends. A body
@@ -114,7 +115,8 @@ public final class ViewHost {
     for task in tasks.values { task.cancel() }
   }
 
-  /// True when some view is waiting to be re-evaluated.
+  /// True when some view is waiting to be re-evaluated, or effects of the last pass
+  /// (`onAppear`, `onChange`, tasks to start) are queued.
   public var hasPendingUpdates: Bool { !dirty.isEmpty || !pendingEffects.isEmpty }
 
   /// Body evaluations of every view of type `type`, including identities that have ended.
@@ -153,7 +155,8 @@ public final class ViewHost {
     for node in allNodes() { node.bodyCount = 0 }
   }
 
-  /// Runs `action` as a user action (outside any tracking scope), then flushes in automatic mode.
+  /// Runs `action` as a user action, then flushes in automatic mode (actions nest: the
+  /// outermost one flushes). Call it outside tracking scopes, as an event handler would run.
   public func perform(_ action: () throws -> Void) rethrows {
     actionDepth += 1
     defer {
