@@ -71,6 +71,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     }
   }
 
+  /// How many callers of ``cancel()`` wait for the running action now (tests).
+  var waitingCallerCount: Int { lock.withLock { waiters.count } }
+
   /// Ends the action's run and wakes the callers that wait for it.
   private func finishRun() {
     let (completion, waiters) = lock.withLock {

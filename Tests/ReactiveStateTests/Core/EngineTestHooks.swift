@@ -123,3 +123,6 @@ func pauseRecomputationsBeforePublishing(_ body: (() -> Void)?) {
 func didSetListenerCount<Value>(of value: Computed<Value>) -> Int {
   value.node.didSetListeners.load(ordering: .relaxed)
 }
+
+/// How many callers of `cancel()` wait for `token`'s running cancellation action.
+func waitingCancelCallers(of token: AnyCancellable) -> Int { token.waitingCallerCount }

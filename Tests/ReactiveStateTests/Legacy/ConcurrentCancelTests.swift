@@ -34,7 +34,15 @@ import Testing
       publisher.send()
       secondDone.signal()
     }
-    let secondReturnedEarly = secondDone.wait(timeout: .now() + .milliseconds(300)) == .success
+    // The action goes on only once the second caller waits for it, or has returned.
+    var secondReturnedEarly = false
+    while waitingCancelCallers(of: token) == 0 {
+      if secondDone.wait(timeout: .now()) == .success {
+        secondReturnedEarly = true
+        break
+      }
+      Thread.sleep(forTimeInterval: 0.001)
+    }
     proceed.signal()
     firstDone.wait()
     if !secondReturnedEarly { secondDone.wait() }

@@ -352,6 +352,7 @@ private actor Keeper {
         token.value = nil  // the last reference: cancels from this thread
       }
       for _ in 0..<10 { await Task.yield() }
+      _ = await probe.snapshot()  // a run queued on the actor before this has executed
       #expect(seen.value == [0], "a queued run never starts after the token went")
     }
   }

@@ -218,22 +218,30 @@ import Testing
     #expect(calls.value == 2)
   }
 
-  @Test func noDuplicateAfterACancelledIteration() async {
-    // Observations (swiftlang/swift#85683) can re-emit after a cancelled iteration because
-    // its dirty flag is per sequence; ours is per iterator.
+  /// Observations (swiftlang/swift#85683) can re-emit after a cancelled iteration because its
+  /// dirty flag is per sequence; ours is per iterator. After the fresh iterator's first
+  /// element, a `next()` with nothing changed must wait: a duplicate (1) would come at once,
+  /// and the watchdog's write (`a = -1`) ends the wait instead.
+  @MainActor @Test func noDuplicateAfterACancelledIteration() async {
     let model = HandModel()
     let values = ObservedValues { model.a }
+    let firstTaken = LockedBox(false)
     let cancelled = Task {
       var iterator = values.makeAsyncIterator()
       _ = await iterator.next()
+      firstTaken.value = true
       _ = await iterator.next()
     }
-    try? await Task.sleep(nanoseconds: 10_000_000)
+    while !firstTaken.value { await Task.yield() }
+    try? await Task.sleep(nanoseconds: 10_000_000)  // into its second next(), most likely
     cancelled.cancel()
     _ = await cancelled.value
     model.a = 1
     var fresh = values.makeAsyncIterator()
     #expect(await fresh.next() == 1)
+    let unchanged = await ObservationParityAuditSequenceTests.next(
+      &fresh, unblocking: model, after: 0.2)
+    #expect(unchanged == -1, "no duplicate of 1: it waited for a change")
     model.a = 2
     #expect(await fresh.next() == 2)
   }

@@ -92,12 +92,15 @@ import Testing
       firstDone.signal()
     }
     inFirstCall.wait()
+    let secondFinished = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
       model.b = 0  // unrelated traffic
       model.a = 2
       secondDone.signal()
+      secondFinished.signal()
     }
     firstDone.wait()
+    secondFinished.wait()  // both writes made before the count is checked
     switch engine {
     case .reactiveState: #expect(calls.value == 1)
     case .observation: #expect(calls.value == 2, "the toolchain's double delivery (item 20)")

@@ -239,6 +239,9 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  /// Tracking that read nothing (the object behind the weak reference is gone) installs
+  /// nothing: objects allocated afterwards, possibly at the dead one's address, and written,
+  /// reach neither the one-shot nor the continuous observer.
   @Test func observingThroughAWeakReferenceToADeadObjectIsANoOp() {
     final class WeakBox: @unchecked Sendable {
       weak var model: HandModel?
@@ -249,10 +252,20 @@ import Testing
       box.model = model
     }
     let fired = Box(0)
+    let runs = Box(0)
     ReactiveState.withObservationTracking({ _ = box.model?.a }, onChange: { fired.value += 1 })
-    let token = observe { _ = box.model?.b }
+    let token = observe {
+      runs.value += 1
+      _ = box.model?.b
+    }
+    #expect(runs.value == 1)
+    let fresh = (0..<8).map { _ in HandModel() }
+    for model in fresh {
+      model.a = 1
+      model.b = 1
+    }
     #expect(fired.value == 0)
-    #expect(box.model == nil)
-    withExtendedLifetime(token) {}
+    #expect(runs.value == 1)
+    withExtendedLifetime((token, fresh)) {}
   }
 }
