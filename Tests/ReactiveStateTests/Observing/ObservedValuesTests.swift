@@ -161,15 +161,15 @@ import Testing
 
   @Test func taskCancellationEndsTheIteration() async {
     let model = HandModel()
+    let got = LockedBox<[Int]>([])
     let task = Task {
       var iterator = ObservedValues { model.a }.makeAsyncIterator()
-      var got: [Int] = []
-      while let value = await iterator.next() { got.append(value) }
-      return got
+      while let value = await iterator.next() { got.value.append(value) }
     }
-    try? await Task.sleep(nanoseconds: 20_000_000)
+    for _ in 0..<100_000 where got.value.isEmpty { await Task.yield() }  // the first element
     task.cancel()
-    #expect(await task.value == [0])
+    await task.value
+    #expect(got.value == [0])
   }
 
   /// As `Observations`: a task cancelled before its first `next()` gets nil, not a value.
@@ -232,7 +232,8 @@ import Testing
       firstTaken.value = true
       _ = await iterator.next()
     }
-    while !firstTaken.value { await Task.yield() }
+    for _ in 0..<100_000 where !firstTaken.value { await Task.yield() }
+    #expect(firstTaken.value)
     try? await Task.sleep(nanoseconds: 10_000_000)  // into its second next(), most likely
     cancelled.cancel()
     _ = await cancelled.value
