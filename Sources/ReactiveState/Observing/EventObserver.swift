@@ -39,6 +39,10 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// The ``ChangePropagation/detachPass`` in which a `.deinitialized` delivery was last
   /// queued (graph lock).
   @exclusivity(unchecked) private var deinitQueuedPass: UInt64 = 0
+  /// Links to inputs of derived values this registration read, made when those values went
+  /// (graph lock): a `didSet` through one of them is taken as through the value (see the
+  /// `.didSet` case of ``receive(_:from:)``). Usually empty.
+  @exclusivity(unchecked) private var linksInPlaceOfDerivedValues: [LinkPointer] = []
 
   private init(
     options: ObservationTracking.Options,
@@ -150,7 +154,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .didSet:
       // Also a derived value's `didSet` for a change whose `willSet` this registration missed
       // (it linked while the write was in flight, after the `willSet` walk): delivered late
-      // rather than lost, as for one-shot registrations.
+      // rather than lost, as for one-shot registrations. So is one through a link that took
+      // the place of such a value when it went during that write.
       if mutatingSlot != nil {
         let isAwaitedMutation = writesMutatingSlot(source)
         guard isAwaitedMutation, nestedWrites == 0 else {
@@ -162,7 +167,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
           return false
         }
       } else {
-        guard mutationsAreEvents, link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
+        guard mutationsAreEvents, Self.standsForDerivedValue(link, in: linksInPlaceOfDerivedValues)
         else { return false }
       }
       finishForDelivery()
@@ -170,6 +175,17 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .deinitialized:
       return false
     }
+  }
+
+  /// Whether `link` is to a derived value, or to an input of one that went, in its place.
+  private static func standsForDerivedValue(_ link: LinkPointer, in replacements: [LinkPointer])
+    -> Bool
+  {
+    link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived } || replacements.contains(link)
+  }
+
+  override func linkedInputInPlaceOfDerivedValue(_ link: LinkPointer) {
+    linksInPlaceOfDerivedValues.append(link)
   }
 
   /// Whether a write of `source` on this thread is the mutation being delivered or one

@@ -125,17 +125,24 @@ enum OneShotInstallation {
       // A link detached from its source's side may name a freed source.
       guard edge.pointee.previousSubscriber != edge else { continue }
       edge.pointee.sourceNode._withUnsafeGuaranteedRef {
-        linkOnce($0, to: observer, version: edge.pointee.version)
+        if let link = linkOnce($0, to: observer, version: edge.pointee.version) {
+          observer.linkedInputInPlaceOfDerivedValue(link)
+        }
       }
     }
   }
 
   /// Under the graph lock: links `source` to `observer` unless it is gone or was linked in
   /// this pass.
-  private static func linkOnce(_ source: SourceNode, to observer: ReactiveNode, version: UInt64) {
-    guard source.installMark != pass, !source.isDetached else { return }
+  /// Links `source` unless this pass linked it already (or it is going away); returns the
+  /// new link.
+  @discardableResult
+  private static func linkOnce(_ source: SourceNode, to observer: ReactiveNode, version: UInt64)
+    -> LinkPointer?
+  {
+    guard source.installMark != pass, !source.isDetached else { return nil }
     source.installMark = pass
-    ReactiveNode.link(source, to: observer, version: version)
+    return ReactiveNode.link(source, to: observer, version: version)
   }
 
   /// Whether `source` changed after it was read at `version` (graph lock).

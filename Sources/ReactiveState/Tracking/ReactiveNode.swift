@@ -78,6 +78,11 @@ class ReactiveNode: @unchecked Sendable {
   /// Ends what ``takesOverInputsOfDepartingDerivedValue()`` began (graph lock).
   func finishTakingOverInputs() {}
 
+  /// Under the graph lock: `link` to an input of a derived value this node read stands in for
+  /// its link to that value, which goes away (or went before installation). By default
+  /// nothing: an event registration takes a `didSet` through it as it would through the value.
+  func linkedInputInPlaceOfDerivedValue(_ link: LinkPointer) {}
+
   /// Under the graph lock, while taking over the inputs of a derived value that goes away:
   /// the value read one of them while another thread's write of it was in flight, and that
   /// write's `didSet` — which would have reached this node, late, through the value — is
