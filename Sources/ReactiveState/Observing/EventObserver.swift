@@ -215,12 +215,6 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
 
   override func takesOverInputsOfDepartingDerivedValue() -> Bool { !isFinished }
 
-  override func missesChangeInFlight() -> Bool {
-    guard mutationsAreEvents else { return false }
-    finishForDelivery()
-    return true
-  }
-
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
     guard !isFinished else { return false }
     if firstDependency == link && lastDependency == link {

@@ -65,7 +65,11 @@ enum OneShotInstallation {
   /// it already. When the value read an input while another thread's write of it was in
   /// flight, that write's `didSet` would have reached the registration through the value: the
   /// registration ends now and is queued in `missed`, as a change found at installation is
-  /// (see ``ReactiveNode/missesChangeInFlight()``). The value's departure then reaches the
+  /// (see ``ReactiveNode/missesChangeInFlight()``); an event registration instead takes the
+  /// `didSet` through the links that replace the value (see
+  /// ``ReactiveNode/linkedInputInPlaceOfDerivedValue(_:)``), so it still comes after the
+  /// store (the replacing links are counted before the value's go, so the write, reading
+  /// its listener count, always finds one of them). The value's departure then reaches the
   /// others as usual (``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``):
   /// a registration ends there only when it has nothing else to listen to.
   static func handOverSubscribers(of node: DerivedNode, missed: inout DeliveryQueue) {
