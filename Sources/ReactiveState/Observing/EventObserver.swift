@@ -121,6 +121,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     mutatingThread = nil
     nestedWrites = 0
     skipsLateWillSet = false
+    linksInPlaceOfDerivedValues = []
     unlinkAllDependencies()
     return true
   }
@@ -217,6 +218,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
 
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
     guard !isFinished else { return false }
+    // The link is removed next and its record may be reused for another link.
+    if !linksInPlaceOfDerivedValues.isEmpty { linksInPlaceOfDerivedValues.removeAll { $0 == link } }
     if firstDependency == link && lastDependency == link {
       finishForDelivery()
     } else if !options.contains(.deinit) {
