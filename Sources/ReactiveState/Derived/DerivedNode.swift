@@ -146,11 +146,11 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// Worklist link of ``updateWillSetInterest(gained:)`` (graph lock; not the walk's
   /// `nextToWalk`: an update can happen during a walk, when a one-shot that fires unlinks).
   @exclusivity(unchecked) private var nextInterestUpdate: Unmanaged<DerivedNode>?
-  /// The deallocation pass in which an object this value read — directly or through other
-  /// derived values — last went away while linked to it; 0 when none did (graph lock). A
-  /// registration that read the object only through this value hears of it when the value
-  /// goes (see ``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``).
-  @exclusivity(unchecked) final var objectsGoneInPass: UInt64 = 0
+  /// The deallocation passes in which objects this value read — directly or through other
+  /// derived values — went away while linked to it (graph lock). A registration that read
+  /// such an object only through this value hears of it when the value goes (see
+  /// ``ReactiveNode/derivedValueWillDeinitialize(_:objectsGone:)``).
+  @exclusivity(unchecked) final var objectsGone = DeallocationPasses()
   /// The worklist links of the orphans whose lingering ended, and of those queued to mark
   /// their stale inputs (see `DerivedNode+Lingering.swift`).
   @exclusivity(unchecked) final var nextExpired: Unmanaged<DerivedNode>?
@@ -310,17 +310,17 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     }
   }
 
-  override func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGoneInPass pass: UInt64)
+  override func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGone: DeallocationPasses)
     -> DerivedValueDeparture
   {
-    objectsGoneInPass = max(objectsGoneInPass, pass)
+    self.objectsGone.formUnion(objectsGone)
     unlinkDeparted(link)
     return .none
   }
 
-  /// A property of an object being deallocated (see ``objectsGoneInPass``).
+  /// A property of an object being deallocated (see ``objectsGone``).
   override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
-    objectsGoneInPass = ChangePropagation.detachPass
+    objectsGone.insert(ChangePropagation.detachPass)
     unlinkDeparted(link)
     return false
   }

@@ -39,6 +39,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// The ``ChangePropagation/detachPass`` in which a `.deinitialized` delivery was last
   /// queued (graph lock).
   @exclusivity(unchecked) private var deinitQueuedPass: UInt64 = 0
+  /// The deallocation passes this registration reported a `.deinit` for (graph lock).
+  @exclusivity(unchecked) private var reportedPasses = DeallocationPasses()
   /// Links to inputs of derived values this registration read, made when those values went
   /// (graph lock): a `didSet` through one of them is taken as through the value (see the
   /// `.didSet` case of ``receive(_:from:)``). Usually empty.
@@ -228,15 +230,17 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     return queueDeinitOncePerObject()
   }
 
-  override func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGoneInPass pass: UInt64)
+  override func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGone: DeallocationPasses)
     -> DerivedValueDeparture
   {
     guard !isFinished else { return .none }
     // The value itself is no observed object. Objects read through it that went before it
-    // went unheard here (the registration was linked to the value, not to them), unless one
-    // was also read directly and reported then, in the same deallocation pass.
-    let reports = options.contains(.deinit) && pass != 0 && pass != deinitQueuedPass
-    if reports { deinitQueuedPass = pass }
+    // went unheard here (the registration was linked to the value, not to them), unless it
+    // reported their deallocation pass already (one also read directly, say): one `.deinit`
+    // stands for the passes not reported yet.
+    let unreported = objectsGone.subtracting(reportedPasses)
+    let reports = options.contains(.deinit) && !unreported.isEmpty
+    if reports { for pass in unreported { reportedPasses.insert(pass) } }
     guard firstDependency == link && lastDependency == link else {
       return reports ? .deallocation : .none
     }
@@ -250,6 +254,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   private func queueDeinitOncePerObject() -> Bool {
     guard deinitQueuedPass != ChangePropagation.detachPass else { return false }
     deinitQueuedPass = ChangePropagation.detachPass
+    reportedPasses.insert(deinitQueuedPass)
     return true
   }
 

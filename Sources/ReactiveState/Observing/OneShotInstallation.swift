@@ -70,7 +70,7 @@ enum OneShotInstallation {
   /// ``ReactiveNode/linkedInputInPlaceOfDerivedValue(_:)``), so it still comes after the
   /// store (the replacing links are counted before the value's go, so the write, reading
   /// its listener count, always finds one of them). The value's departure then reaches the
-  /// others as usual (``ReactiveNode/derivedValueWillDeinitialize(_:objectsGoneInPass:)``):
+  /// others as usual (``ReactiveNode/derivedValueWillDeinitialize(_:objectsGone:)``):
   /// a registration ends there only when it has nothing else to listen to.
   static func handOverSubscribers(of node: DerivedNode, missed: inout DeliveryQueue) {
     let inFlight = node.readInputDuringAWriteInFlight()

@@ -172,9 +172,9 @@ enum ChangePropagation {
     if node.passesChangesOn.load(ordering: .relaxed) {
       OneShotInstallation.handOverSubscribers(of: node, missed: &missedChanges)
     }
-    let objectsGone = node.objectsGoneInPass
+    let objectsGone = node.objectsGone
     detachLinks(of: node) { subscriber, link in
-      switch subscriber.derivedValueWillDeinitialize(link, objectsGoneInPass: objectsGone) {
+      switch subscriber.derivedValueWillDeinitialize(link, objectsGone: objectsGone) {
       case .none: break
       case .deallocation: deallocations.append(subscriber)
       case .silentEnd: silentEnds.append(subscriber)

@@ -102,11 +102,11 @@ class ReactiveNode: @unchecked Sendable {
   }
 
   /// Called under the graph lock when a derived value this node reads goes away; the link is
-  /// removed right after. `objectsGoneInPass`: the deallocation pass
-  /// (``ChangePropagation/detachPass``) in which an object that the value read — directly or
-  /// through other derived values — last went away while linked to it; 0 when none did. By
-  /// default, as any source's deinitialisation.
-  func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGoneInPass: UInt64)
+  /// removed right after. `objectsGone`: the deallocation passes in which objects that the
+  /// value read — directly or through other derived values — went away while linked to it
+  /// (the latest ``DeallocationPasses/capacity``). By default, as any source's
+  /// deinitialisation.
+  func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGone: DeallocationPasses)
     -> DerivedValueDeparture
   {
     sourceWillDeinitialize(link) ? .deallocation : .none

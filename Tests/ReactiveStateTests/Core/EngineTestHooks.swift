@@ -126,3 +126,10 @@ func didSetListenerCount<Value>(of value: Computed<Value>) -> Int {
 
 /// How many callers of `cancel()` wait for `token`'s running cancellation action.
 func waitingCancelCallers(of token: AnyCancellable) -> Int { token.waitingCallerCount }
+
+/// How many deallocation passes `value` remembers of objects it read that went (see
+/// `DeallocationPasses`), and the most it keeps.
+func deallocationPassCount<Value>(of value: Computed<Value>) -> Int {
+  GraphLock.withLock { value.node.objectsGone.passes.count }
+}
+let deallocationPassCapacity = DeallocationPasses.capacity
