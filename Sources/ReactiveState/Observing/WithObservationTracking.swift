@@ -27,7 +27,10 @@ public func withObservationTracking<T>(
 /// requested events of the first mutation of any of it — `.willSet` (before the store),
 /// `.didSet` (after it) — then ends; `.deinit` is delivered when a tracked object is
 /// deallocated while the tracking is active (an object deallocated before `apply` returns is
-/// not reported: the tracking never saw it alive). `event.cancel()` ends it early.
+/// not reported: the tracking never saw it alive). Objects read only through a tracked
+/// derived value are reported when that value goes: one `.deinit` for those whose going was
+/// not reported yet (a value remembers the last 8 deallocations among what it read).
+/// `event.cancel()` ends it early.
 ///
 /// Delivery is synchronous on the mutating thread. The `.willSet` and `.didSet` delivered are
 /// those of one mutation, made by one thread. For a tracked derived value the events mean
