@@ -170,8 +170,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
           return false
         }
       } else {
-        guard mutationsAreEvents, Self.standsForDerivedValue(link, in: linksInPlaceOfDerivedValues)
-        else { return false }
+        guard mutationsAreEvents, standsForDerivedValue(link) else { return false }
       }
       finishForDelivery()
       return true
@@ -181,10 +180,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   }
 
   /// Whether `link` is to a derived value, or to an input of one that went, in its place.
-  private static func standsForDerivedValue(_ link: LinkPointer, in replacements: [LinkPointer])
-    -> Bool
-  {
-    link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived } || replacements.contains(link)
+  private func standsForDerivedValue(_ link: LinkPointer) -> Bool {
+    link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived }
+      || linksInPlaceOfDerivedValues.contains(link)
   }
 
   override func linkedInputInPlaceOfDerivedValue(_ link: LinkPointer) {

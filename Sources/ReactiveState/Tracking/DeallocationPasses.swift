@@ -15,7 +15,7 @@ struct DeallocationPasses {
   /// Adds `pass`, forgetting the oldest beyond ``capacity``.
   mutating func insert(_ pass: UInt64) {
     guard !passes.contains(pass) else { return }
-    // Passes only grow, so this is an append but when merging another set.
+    // Passes only grow, so this appends, except when merging another set.
     let index = passes.lastIndex { $0 < pass }.map { $0 + 1 } ?? 0
     passes.insert(pass, at: index)
     if passes.count > Self.capacity { passes.removeFirst(passes.count - Self.capacity) }

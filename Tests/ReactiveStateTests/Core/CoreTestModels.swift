@@ -122,3 +122,9 @@ enum Engine: CaseIterable, Sendable, CustomStringConvertible {
     }
   }
 }
+
+/// A weak reference to a `HandModel`, for closures that must not keep one alive.
+final class WeakHandModel: @unchecked Sendable {
+  weak var model: HandModel?
+  init(_ model: HandModel? = nil) { self.model = model }
+}

@@ -168,8 +168,7 @@ import Testing
   /// SE-0506, "Behavior & Example Usage": "any weak reference to the object will be nil when
   /// a `.deinit` event is received" — for the options form and the continuous form.
   @Test func aWeakReferenceIsNilAtTheDeinitEvent() {
-    final class WeakModel: @unchecked Sendable { weak var model: HandModel? }
-    let weak = WeakModel()
+    let weak = WeakHandModel()
     let seen = Box<[String]>([])
     var model: HandModel? = HandModel()
     weak.model = model

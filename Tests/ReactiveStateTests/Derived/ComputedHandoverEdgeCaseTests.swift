@@ -381,9 +381,3 @@ final class ManualOracleWithDoubledB: Observation.Observable, @unchecked Sendabl
   }
   var doubledB: Int { b * 2 }
 }
-
-/// A weak reference to a `HandModel` (a derivation's captured list of inputs).
-final class WeakHandModel: @unchecked Sendable {
-  weak var model: HandModel?
-  init(_ model: HandModel) { self.model = model }
-}

@@ -35,9 +35,8 @@ import Testing
   /// the sequence. Deliberate difference: `Observations` would wait until its task is
   /// cancelled (the watchdog tells the two outcomes apart: both end in nil).
   @Test func theDeallocationOfWhatWasReadLetsTheSequenceFinish() async {
-    final class WeakModel: @unchecked Sendable { weak var model: HandModel? }
     var model: HandModel? = HandModel()
-    let holder = WeakModel()
+    let holder = WeakHandModel()
     holder.model = model
     let evaluations = Box(0)
     var iterator = ObservedValues<Int, Never>.untilFinished {

@@ -52,15 +52,13 @@ import Testing
     token?.cancel()
   }
 
-  final class WeakModel: @unchecked Sendable { weak var model: HandModel? }
-
   /// A first run reads one property (so the observer parks in its slot), the property's
   /// model is deallocated while that run goes on, then the run reads a second property (it
   /// links it). A write of that property while the first run still goes must not start a
   /// second run beside it: the deallocation used to make the parked observer idle.
   @Test func aParkedObserverWhoseModelGoesMidRunNeverRunsTwiceAtOnce() {
     let other = HandModel()
-    let holder = WeakModel()
+    let holder = WeakHandModel()
     var model: HandModel? = HandModel()
     holder.model = model
     let inBody = LockedBox(0)

@@ -243,10 +243,7 @@ import Testing
   /// nothing: objects allocated afterwards, possibly at the dead one's address, and written,
   /// reach neither the one-shot nor the continuous observer.
   @Test func observingThroughAWeakReferenceToADeadObjectIsANoOp() {
-    final class WeakBox: @unchecked Sendable {
-      weak var model: HandModel?
-    }
-    let box = WeakBox()
+    let box = WeakHandModel()
     do {
       let model = HandModel()
       box.model = model
