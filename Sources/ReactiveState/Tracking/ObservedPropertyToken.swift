@@ -7,16 +7,18 @@ import CReactiveState
 /// Store one per property inside the observed object, starting as `_ObservedPropertyToken()`,
 /// and pass it to ``ObservationRegistrar/_withMutation(of:keyPath:token:_:)``. Valid only with
 /// the registrar and key path it was filled for: a token that reaches another registrar (its
-/// storage copied into another object) is ignored there and refilled. Not for general use.
+/// storage copied into another object, even one allocated where a released object was) is
+/// ignored there and refilled. Not for general use.
 public struct _ObservedPropertyToken: Sendable {
   @usableFromInline nonisolated(unsafe) var filledSlot: Unmanaged<PropertySlot>?
-  /// The registrar storage the slot belongs to.
-  @usableFromInline nonisolated(unsafe) var owner: UnsafeRawPointer?
+  /// The serial of the registrar the slot belongs to (``PropertySlot/registrarSerial``; 0
+  /// when empty). A serial, not the registrar's address: an address can be reused.
+  @usableFromInline var owner: UInt64
 
   /// An empty token.
   @inlinable public init() {
     filledSlot = nil
-    owner = nil
+    owner = 0
   }
 
   /// Whether the token has been filled.
@@ -30,7 +32,7 @@ public struct _ObservedPropertyToken: Sendable {
   /// The slot, when the token was filled for `storage`.
   @inlinable @inline(__always)
   func slot(in storage: RegistrarStorage) -> Unmanaged<PropertySlot>? {
-    owner == UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque()) ? filledSlot : nil
+    owner != 0 && owner == storage.serial ? filledSlot : nil
   }
 
   /// The slot of `storage` the token names, filling it first when it is empty or was filled
@@ -42,7 +44,7 @@ public struct _ObservedPropertyToken: Sendable {
     if let cached = slot(in: storage) { return cached }
     let slot = storage.slot(site: nil, keyPath: keyPath)
     filledSlot = slot
-    owner = UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque())
+    owner = slot._withUnsafeGuaranteedRef { $0.registrarSerial }
     return slot
   }
 }

@@ -43,12 +43,20 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
 
   /// Position in the registrar's list (0 for the first slot created).
   let ordinal: Int
+  /// A number no other registrar's slots carry, the same in every slot of one registrar: it
+  /// tells a property token filled for this registrar from one filled for an earlier
+  /// registrar whose storage had the same address (see ``_ObservedPropertyToken``).
+  @usableFromInline let registrarSerial: UInt64
   /// The slots of a registrar with many observed properties; kept by the head slot only
   /// (graph lock).
   @exclusivity(unchecked) var wideIndex: WideSlotIndex?
 
-  init(keyPath: AnyKeyPath, next: PropertySlot?, ordinal: Int, confinedToMainThread: Bool) {
+  init(
+    keyPath: AnyKeyPath, next: PropertySlot?, ordinal: Int, registrarSerial: UInt64,
+    confinedToMainThread: Bool
+  ) {
     self.ordinal = ordinal
+    self.registrarSerial = registrarSerial
     self.keyPath = keyPath
     self.next = next
     self.nextPointer = next.map { Unmanaged.passUnretained($0).toOpaque() }

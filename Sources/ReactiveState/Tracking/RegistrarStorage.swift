@@ -15,7 +15,10 @@ final class RegistrarStorage: @unchecked Sendable {
   /// thread: one word, so a registrar that was never observed stays as small as the object
   /// header plus one word.
   @usableFromInline let head: Atomic<UInt>
-  private static let confinedBit: UInt = 1
+  @usableFromInline static let confinedBit: UInt = 1
+  /// The last registrar serial handed out (see ``PropertySlot/registrarSerial``); guarded by
+  /// ``GraphLock``.
+  nonisolated(unsafe) private static var lastSerial: UInt64 = 0
 
   /// Whether this registrar's properties are confined to the main thread (see
   /// ``MainActorObservationRegistrar``).
@@ -132,8 +135,9 @@ final class RegistrarStorage: @unchecked Sendable {
         GraphLock.unlock()
         continue
       }
+      let serial = head?.registrarSerial ?? Self.nextSerial()
       let slot = PropertySlot(
-        keyPath: keyPath, next: head, ordinal: ordinal,
+        keyPath: keyPath, next: head, ordinal: ordinal, registrarSerial: serial,
         confinedToMainThread: isConfinedToMainThread)
       if ordinal >= Self.listLimit, let hash {
         var index = head?.wideIndex ?? WideSlotIndex()
@@ -154,6 +158,23 @@ final class RegistrarStorage: @unchecked Sendable {
       if let head { Unmanaged.passUnretained(head).release() }
       GraphLock.unlock()
       return slot
+    }
+  }
+
+  /// A registrar serial no slot carries yet (call under ``GraphLock``).
+  private static func nextSerial() -> UInt64 {
+    lastSerial += 1
+    return lastSerial
+  }
+
+  /// The serial of this registrar's slots, or nil before its first slot (an acquiring load:
+  /// the head slot was published with it).
+  @inlinable @inline(__always)
+  var serial: UInt64? {
+    let address = head.load(ordering: .acquiring) & ~Self.confinedBit
+    guard let head = UnsafeRawPointer(bitPattern: address) else { return nil }
+    return Unmanaged<PropertySlot>.fromOpaque(head)._withUnsafeGuaranteedRef {
+      $0.registrarSerial
     }
   }
 

@@ -133,3 +133,9 @@ func deallocationPassCount<Value>(of value: Computed<Value>) -> Int {
   GraphLock.withLock { value.node.objectsGone.passes.count }
 }
 let deallocationPassCapacity = DeallocationPasses.capacity
+
+/// The identity of a registrar's storage object: whether a new object's storage took over
+/// the address of a deallocated one's.
+func storageIdentity(of registrar: ObservationRegistrar) -> ObjectIdentifier {
+  ObjectIdentifier(registrar.storage)
+}
