@@ -91,12 +91,17 @@ final class RaceSearchModel: Observable {
     model.search()
     let second = model.searchTask
     await service.waitForRequests(2)
+    let phaseChanges = Box(0)
+    withObservationTracking({ _ = model.phase }, onChange: { phaseChanges.value += 1 })
     service.succeed(1, ["Swift 6"])
     await second?.value
     #expect(model.phase == .loaded(["Swift 6"]))
+    #expect(phaseChanges.value == 1, "a reader of phase heard the result")
+    withObservationTracking({ _ = model.phase }, onChange: { phaseChanges.value += 1 })
     service.succeed(0, ["Swing"])  // late
     await first?.value
     #expect(model.phase == .loaded(["Swift 6"]), "the stale result was dropped")
+    #expect(phaseChanges.value == 1, "the stale result did not even invalidate phase's readers")
     #expect(service.cancelled == [0])
   }
 
@@ -108,20 +113,26 @@ final class RaceSearchModel: Observable {
     model.search()
     let task = model.searchTask
     await service.waitForRequests(1)
+    let phaseChanges = Box(0)
+    withObservationTracking({ _ = model.phase }, onChange: { phaseChanges.value += 1 })
     model.cancel()
     await task?.value
     #expect(model.phase == .loading, "no failure is shown for a cancellation")
+    #expect(phaseChanges.value == 0, "the cancelled request did not write phase")
   }
 
   @Test("S11 a real failure of the latest request is shown")
   func failureOfLatestIsShown() async {
     let service = PendingRequests<[String]>()
     let model = RaceSearchModel(service: service)
+    let queryChanges = Box(0)
+    withObservationTracking({ _ = model.query }, onChange: { queryChanges.value += 1 })
     model.search()
     let task = model.searchTask
     await service.waitForRequests(1)
     service.fail(0)
     await task?.value
     #expect(model.phase == .failed("offline"))
+    #expect(queryChanges.value == 0, "a reader of query alone ignores the search's phases")
   }
 }
