@@ -21,6 +21,9 @@ final class ChangeParkingLot: ObserverParking, ObservationScheduler, @unchecked 
   /// Whether the iteration ended.
   var isFinished: Bool { lock.withLock { finished } }
 
+  /// Whether a consumer waits for a change (for tests: a change made now wakes it).
+  var hasWaitingConsumer: Bool { lock.withLock { waiter != nil } }
+
   /// A change arrived: park the observer's re-evaluation (whole, no closure per change) and
   /// wake the consumer — unless the iteration ended (nobody would run it). The waiting
   /// consumer, if any, is taken under the lock and resumed after it is released.

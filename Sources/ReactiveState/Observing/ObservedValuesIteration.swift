@@ -52,6 +52,9 @@ final class ObservedValuesIteration: @unchecked Sendable {
     token?.cancel()
   }
 
+  /// Whether the consumer is suspended waiting for a change (for tests).
+  var hasWaitingConsumer: Bool { lot.hasWaitingConsumer }
+
   /// Runs the parked re-evaluation, if any; false when there is none or the iteration ended.
   @usableFromInline
   func runParked() -> Bool { lot.runParked() }

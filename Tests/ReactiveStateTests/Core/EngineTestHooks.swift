@@ -139,3 +139,13 @@ let deallocationPassCapacity = DeallocationPasses.capacity
 func storageIdentity(of registrar: ObservationRegistrar) -> ObjectIdentifier {
   ObjectIdentifier(registrar.storage)
 }
+
+/// Whether `iterator`'s consumer is suspended in `next()` waiting for a change: a probe to
+/// call from another thread while the iterator is awaited, so a test's write takes the
+/// awaited path for certain instead of after a guessed delay.
+func waitingConsumerProbe<Element, Failure>(
+  of iterator: ObservedValues<Element, Failure>.Iterator
+) -> @Sendable () -> Bool {
+  let iteration = iterator.iteration
+  return { iteration.hasWaitingConsumer }
+}

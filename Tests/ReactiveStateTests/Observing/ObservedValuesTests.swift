@@ -89,11 +89,9 @@ import Testing
     #expect(await iterator.next() == 0)
     model.a = 1
     #expect(await iterator.next() == 1, "a parked change")
-    Thread.detachNewThread {
-      usleep(20_000)
-      model.a = 2
-    }
+    let waited = writeOnceSuspended(iterator) { model.a = 2 }
     #expect(await iterator.next() == 2, "a change awaited")
+    #expect(waited.value, "the write found the consumer suspended")
     #expect(evaluations.value == 3)
   }
 
@@ -101,11 +99,9 @@ import Testing
     let model = HandModel()
     var iterator = ObservedValues { model.a }.makeAsyncIterator()
     _ = await iterator.next()
-    Thread.detachNewThread {
-      usleep(20_000)
-      model.a = 3
-    }
+    let waited = writeOnceSuspended(iterator) { model.a = 3 }
     #expect(await iterator.next() == 3)
+    #expect(waited.value, "the write found the consumer suspended")
   }
 
   @Test func severalIteratorsAreIndependent() async {
@@ -224,16 +220,18 @@ import Testing
   @MainActor @Test func noDuplicateAfterACancelledIteration() async {
     let model = HandModel()
     let values = ObservedValues { model.a }
-    let firstTaken = LockedBox(false)
+    let isWaiting = LockedBox<(@Sendable () -> Bool)?>(nil)
     let cancelled = Task {
       var iterator = values.makeAsyncIterator()
       _ = await iterator.next()
-      firstTaken.value = true
+      isWaiting.value = waitingConsumerProbe(of: iterator)
       _ = await iterator.next()
     }
-    for _ in 0..<100_000 where !firstTaken.value { await Task.yield() }
-    #expect(firstTaken.value)
-    try? await Task.sleep(nanoseconds: 10_000_000)  // into its second next(), most likely
+    // Cancelled while suspended in its second next().
+    for _ in 0..<10_000 where !(isWaiting.value?() ?? false) {
+      try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    #expect(isWaiting.value?() == true)
     cancelled.cancel()
     _ = await cancelled.value
     model.a = 1
@@ -308,6 +306,23 @@ extension ObservedValuesTests {
     }
     done.value = true
     #expect(last == writes)
+  }
+
+  /// Runs `write` on another thread once `iterator`'s consumer is suspended in `next()` (or
+  /// after ten seconds, so a consumer that never suspends fails the test instead of hanging
+  /// it); the box says whether the write found it suspended.
+  private func writeOnceSuspended<Element, Failure>(
+    _ iterator: ObservedValues<Element, Failure>.Iterator,
+    _ write: @escaping @Sendable () -> Void
+  ) -> LockedBox<Bool> {
+    let isWaiting = waitingConsumerProbe(of: iterator)
+    let waited = LockedBox(false)
+    Thread.detachNewThread {
+      for _ in 0..<10_000 where !isWaiting() { usleep(1_000) }
+      waited.value = isWaiting()
+      write()
+    }
+    return waited
   }
 
   /// If an iteration missed a change, its wait never ends: unless `done` is set within two
