@@ -228,7 +228,7 @@ import Testing
       _ = await iterator.next()
     }
     // Cancelled while suspended in its second next().
-    for _ in 0..<10_000 where !(isWaiting.value?() ?? false) {
+    for _ in 0..<120_000 where !(isWaiting.value?() ?? false) {
       try? await Task.sleep(nanoseconds: 1_000_000)
     }
     #expect(isWaiting.value?() == true)
@@ -309,8 +309,9 @@ extension ObservedValuesTests {
   }
 
   /// Runs `write` on another thread once `iterator`'s consumer is suspended in `next()` (or
-  /// after ten seconds, so a consumer that never suspends fails the test instead of hanging
-  /// it); the box says whether the write found it suspended.
+  /// after two minutes, so a consumer that never suspends fails the test instead of hanging
+  /// it; generous because parallel suites can keep a main-actor consumer waiting for tens of
+  /// seconds); the box says whether the write found it suspended.
   private func writeOnceSuspended<Element, Failure>(
     _ iterator: ObservedValues<Element, Failure>.Iterator,
     _ write: @escaping @Sendable () -> Void
@@ -318,7 +319,7 @@ extension ObservedValuesTests {
     let isWaiting = waitingConsumerProbe(of: iterator)
     let waited = LockedBox(false)
     Thread.detachNewThread {
-      for _ in 0..<10_000 where !isWaiting() { usleep(1_000) }
+      for _ in 0..<120_000 where !isWaiting() { usleep(1_000) }
       waited.value = isWaiting()
       write()
     }

@@ -27,10 +27,27 @@ public struct Bindable<Value: AnyObject & Observable> {
   public subscript<Member>(dynamicMember keyPath: ReferenceWritableKeyPath<Value, Member>)
     -> Binding<Member>
   {
+    binding(to: keyPath, snapshot: nil)
+  }
+
+  /// A binding to `keyPath` of the model that carries the property's value when it was made
+  /// (read untracked: making the binding adds no dependency), as SwiftUI's bindings do. A
+  /// view handed a binding to the same property is skipped only when this value is `==`, so
+  /// a property the model does not observe still reaches a child when its parent runs again.
+  public subscript<Member: Equatable>(
+    dynamicMember keyPath: ReferenceWritableKeyPath<Value, Member>
+  ) -> Binding<Member> {
+    let object = wrappedValue
+    return binding(to: keyPath, snapshot: withoutObservationTracking { object[keyPath: keyPath] })
+  }
+
+  private func binding<Member>(
+    to keyPath: ReferenceWritableKeyPath<Value, Member>, snapshot: (any Equatable)?
+  ) -> Binding<Member> {
     let object = wrappedValue
     return Binding(
       get: { object[keyPath: keyPath] },
       set: { object[keyPath: keyPath] = $0 },
-      identity: BindingIdentity(root: object, path: [keyPath]))
+      identity: BindingIdentity(root: object, path: [keyPath], snapshot: snapshot))
   }
 }

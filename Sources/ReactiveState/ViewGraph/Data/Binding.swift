@@ -10,9 +10,9 @@
 public struct Binding<Value> {
   private let getValue: @MainActor () -> Value
   private let setValue: @MainActor (Value) -> Void
-  /// The source this binding projects, when known; two bindings with equal identities are
-  /// interchangeable, which lets the host skip a child whose only changed input is a fresh
-  /// binding to the same source.
+  /// The source this binding projects, when known; two bindings with equal identities (the
+  /// same source, equal snapshots) are interchangeable, which lets the host skip a child
+  /// whose only changed input is a fresh binding to the same source and value.
   let identity: BindingIdentity?
 
   /// A binding with custom accessors (adapters, validation, trimming).
@@ -63,16 +63,37 @@ public struct Binding<Value> {
   }
 }
 
-/// The source of a ``Binding``: a root object and the key paths leading from it.
+/// The source of a ``Binding``: a root object and the key paths leading from it, and the
+/// root property's value when the binding was made, when that is `Equatable` (a `@Bindable`
+/// projection's; a `@State` cell is always observed and needs none).
 struct BindingIdentity: Equatable {
   let root: AnyObject
   let path: [AnyKeyPath]
+  let snapshot: (any Equatable)?
 
+  init(root: AnyObject, path: [AnyKeyPath], snapshot: (any Equatable)? = nil) {
+    self.root = root
+    self.path = path
+    self.snapshot = snapshot
+  }
+
+  /// A member's binding keeps the root's snapshot: an equal root value has equal members.
   func appending(_ keyPath: AnyKeyPath) -> BindingIdentity {
-    BindingIdentity(root: root, path: path + [keyPath])
+    BindingIdentity(root: root, path: path + [keyPath], snapshot: snapshot)
   }
 
+  /// The same source, with equal snapshots (or none on both sides).
   static func == (lhs: BindingIdentity, rhs: BindingIdentity) -> Bool {
-    lhs.root === rhs.root && lhs.path == rhs.path
+    guard lhs.root === rhs.root, lhs.path == rhs.path else { return false }
+    switch (lhs.snapshot, rhs.snapshot) {
+    case (nil, nil): return true
+    case (let left?, let right?): return left.isEqual(to: right)
+    default: return false
+    }
   }
+}
+
+extension Equatable {
+  /// Whether `other` is a value of this type equal to this one.
+  fileprivate func isEqual(to other: any Equatable) -> Bool { (other as? Self) == self }
 }

@@ -8,7 +8,8 @@
 /// `Observable` classes even when `Equatable` (a view observes the instance it holds: another
 /// instance equal by its `==` must re-evaluate it, or it keeps observing the old one); `@State` is
 /// equal (its value lives in the node); `@Environment` is equal when it reads the same key or
-/// object type; bindings are equal when they project the same source; `@ObservedObject`
+/// object type; bindings are equal when they project the same source with an equal snapshot
+/// (see ``BindingIdentity``); `@ObservedObject`
 /// compares its object by identity (not by its `==`); structs, tuples, optionals and
 /// collections compare recursively; enum cases by name and payload; closures, values with a
 /// custom mirror (`CustomReflectable`, which may hide fields) or, for enum cases without payload,

@@ -1,0 +1,101 @@
+import ReactiveStateMacrosFree
+import Testing
+
+/// A binding made from `$model.property` carries the value it read when it was made, as
+/// SwiftUI's does: a child handed a binding whose value changed is re-evaluated even when the
+/// property is not observed (an `@ObservationIgnored` one), and a binding with the same source
+/// and an equal value still lets the host skip the child.
+@MainActor
+@Suite struct BindingSnapshotTests {
+  /// `note` is not observed (as `@ObservationIgnored` in macro code); `revision` is.
+  final class NoteModel: Observable {
+    private let registrar = ObservationRegistrar()
+    private var _revision = 0
+    var note = "old"
+    var revision: Int {
+      get {
+        registrar.access(self, keyPath: \.revision)
+        return _revision
+      }
+      set {
+        registrar.withMutation(
+          of: self, keyPath: \.revision, replacing: _revision, with: newValue
+        ) { _revision = newValue }
+      }
+    }
+  }
+
+  struct NoteRow: View {
+    @Binding var text: String
+    var body: some View { Text("note \(text)") }
+  }
+
+  struct NoteParent: View {
+    @Bindable var model: NoteModel
+    var body: some View {
+      Text("rev \(model.revision)")
+      NoteRow(text: $model.note)
+      TextField("Note", text: $model.note)
+    }
+  }
+
+  @Test func aChildHandedABindingWhoseValueChangedIsReevaluated() {
+    let model = NoteModel()
+    let host = ViewHost(NoteParent(model: model))
+    model.note = "new"
+    model.revision += 1  // the parent re-evaluates and hands out bindings that read "new"
+    host.flush()
+    #expect(host.texts.contains("rev 1"))
+    #expect(host.texts.contains("note new"))
+    #expect(host.render().contains("text=\"new\""))
+  }
+
+  @Test func aChildHandedABindingWithAnEqualValueIsSkipped() {
+    let model = NoteModel()
+    let host = ViewHost(NoteParent(model: model))
+    host.resetCounts()
+    model.revision += 1
+    host.flush()
+    #expect(host.bodyCount(NoteParent.self) == 1)
+    #expect(host.bodyCount(NoteRow.self) == 0, "same source, same value: skipped")
+  }
+
+  /// Taking the snapshot is not a read of the parent's: passing `$model.title` of an observed
+  /// property does not make the parent depend on it.
+  @Test func takingTheSnapshotDoesNotMakeTheParentDepend() {
+    let model = TitleModel()
+    let host = ViewHost(TitleParent(model: model))
+    host.resetCounts()
+    model.title = "b"
+    host.flush()
+    #expect(host.bodyCount(TitleParent.self) == 0)
+    #expect(host.bodyCount(TitleRow.self) == 1)
+    #expect(host.texts.contains("title b"))
+  }
+
+  final class TitleModel: Observable {
+    private let registrar = ObservationRegistrar()
+    private var _title = "a"
+    var title: String {
+      get {
+        registrar.access(self, keyPath: \.title)
+        return _title
+      }
+      set {
+        registrar.withMutation(of: self, keyPath: \.title, replacing: _title, with: newValue) {
+          _title = newValue
+        }
+      }
+    }
+  }
+
+  struct TitleRow: View {
+    @Binding var title: String
+    var body: some View { Text("title \(title)") }
+  }
+
+  struct TitleParent: View {
+    @Bindable var model: TitleModel
+    var body: some View { TitleRow(title: $model.title) }
+  }
+}
