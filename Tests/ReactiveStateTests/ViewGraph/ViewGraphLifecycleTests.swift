@@ -147,6 +147,32 @@ import Testing
     await host.settle()
     #expect(probe.finished == 1)
   }
+  struct LoaderList: View {
+    @State var rows = [1, 2, 3]
+    let probes: [Int: Probe]
+    var body: some View {
+      VStack {
+        Button("remove 2") { rows.removeAll { $0 == 2 } }
+        ForEach(rows, id: \.self) { row in Loader(probe: probes[row]!) }
+      }
+    }
+  }
+
+  @Test func removingAListRowCancelsThatRowsTaskOnly() async throws {
+    let probes = Dictionary(uniqueKeysWithValues: [1, 2, 3].map { ($0, Probe()) })
+    let host = ViewHost(LoaderList(probes: probes))
+    for _ in 0..<1_000 where probes.values.contains(where: { $0.gate == nil }) {
+      await Task.yield()
+    }
+    #expect([1, 2, 3].map { probes[$0]?.started } == [1, 1, 1])
+    try host.tap("remove 2")
+    for _ in 0..<1_000 where probes[2]?.cancelled == 0 { await Task.yield() }
+    #expect([1, 2, 3].map { probes[$0]?.cancelled } == [0, 1, 0])
+    #expect(host.runningTaskCount == 2, "the other rows' tasks run on")
+    host.close()
+    await host.settle()
+    #expect([1, 2, 3].map { probes[$0]?.cancelled } == [1, 1, 1])
+  }
 }
 
 /// Ordering details of post-pass effects.
@@ -201,6 +227,7 @@ import Testing
     try host.tap("twice")
     #expect(log.entries == ["change 0→2"])
   }
+
 }
 
 /// A host released without `close()`.
