@@ -46,3 +46,44 @@ import Testing
     #expect(app?.issues.isEmpty == true)
   }
 }
+
+/// An app's value-type `@State` is owned by the app, as in SwiftUI: created once when the app
+/// is hosted, shared by every window (through a binding or a read in the scene's content),
+/// and a write from one window reaches the others. It was not linked, so every write was
+/// ignored (with a "used outside a view installed in a host" diagnostic).
+@MainActor
+@Suite struct AppValueStateTests {
+  struct CountingApp: App {
+    @State private var count = 0
+    var body: some Scene {
+      WindowGroup { CountButton(count: $count, title: "Count \(count)") }
+    }
+  }
+
+  struct CountButton: View {
+    @Binding var count: Int
+    let title: String
+    var body: some View {
+      Text("shown \(count)")
+      Button(title) { count += 1 }
+    }
+  }
+
+  @Test func anAppsStateIsSharedByEveryWindowAndWritable() throws {
+    var app: AppHost<CountingApp>?
+    let reported = ObservationDiagnostics.capture {
+      app = AppHost(CountingApp())
+      _ = try? app?.openWindow()
+      _ = try? app?.openWindow()
+    }
+    #expect(reported.isEmpty)
+    let windows = try #require(app?.windows)
+    try windows[0].host.tap("Count 0")
+    app?.flush()
+    #expect(windows[0].host.texts.first == "shown 1")
+    #expect(windows[1].host.texts.first == "shown 1", "the other window reads the same state")
+    let third = try #require(try app?.openWindow())
+    #expect(third.host.texts == ["shown 1", "Count 1"], "a new window starts from the app's value")
+    #expect(app?.issues.isEmpty == true)
+  }
+}

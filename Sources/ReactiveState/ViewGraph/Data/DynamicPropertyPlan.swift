@@ -61,7 +61,8 @@ struct DynamicPropertyPlan {
       fields.append((String(cString: name), offset, fieldType))
       return true
     }
-    // An app (held by an ``AppPropertyRoot``) owns only its `@StateObject`s this way.
+    // An app (held by an ``AppPropertyRoot``) owns only its `@State`s and `@StateObject`s
+    // this way.
     let isApp = type is any App.Type
     var entries: [Entry] = []
     for field in fields {

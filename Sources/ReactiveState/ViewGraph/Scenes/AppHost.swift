@@ -50,12 +50,12 @@ public final class AppHost<A: App> {
   public private(set) var windows: [Window] = []
   private let mode: ViewHost.UpdateMode
   private var opened = 0
-  /// Owns the app's `@StateObject`s (see ``AppPropertyRoot``): created once, shared by every
-  /// window.
+  /// Owns the app's `@State`s and `@StateObject`s (see ``AppPropertyRoot``): created once,
+  /// shared by every window.
   private let appProperties: ViewHost
 
-  /// Hosts `app`, creating the objects its `@StateObject` properties own; no window is open
-  /// until ``openWindow(id:)``.
+  /// Hosts `app`, creating the storage of its `@State` and `@StateObject` properties; no
+  /// window is open until ``openWindow(id:)``.
   public init(_ app: A, mode: ViewHost.UpdateMode = .automatic) {
     appProperties = ViewHost(AppPropertyRoot(app: app), mode: .manual)
     // The mounted copy: its links are the ones installed (a copy of `app` shares them, unless

@@ -1,11 +1,12 @@
-/// The hidden view an ``AppHost`` mounts to give its app's `@StateObject` properties an
-/// identity: as in SwiftUI, an object the app owns is created once, when the app is hosted,
-/// and every window that reads it sees the same instance.
+/// The hidden view an ``AppHost`` mounts to give its app's `@State` and `@StateObject`
+/// properties an identity: as in SwiftUI, state the app owns is created once, when the app is
+/// hosted, and every window that reads it sees the same value or instance.
 ///
-/// Only ``StateObject`` properties of the app are linked (see ``AppOwnedProperty``); its
-/// other dynamic properties behave as before (a `@State` of the app is not installed).
+/// Only these properties of the app are linked (see ``AppOwnedProperty``); its other dynamic
+/// properties (an `@Environment` has no ancestor above the app) are not installed.
 struct AppPropertyRoot<A: App>: View {
-  /// The hosted app, whose `@StateObject` properties the host links to this view's node.
+  /// The hosted app, whose `@State` and `@StateObject` properties the host links to this
+  /// view's node.
   let app: A
 
   var body: EmptyView { EmptyView() }
@@ -16,3 +17,4 @@ struct AppPropertyRoot<A: App>: View {
 protocol AppOwnedProperty {}
 
 extension StateObject: AppOwnedProperty {}
+extension State: AppOwnedProperty {}

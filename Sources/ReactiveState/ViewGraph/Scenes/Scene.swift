@@ -7,12 +7,13 @@ public protocol Scene {}
 /// ``AppHost``.
 ///
 /// The app value is created once per ``AppHost`` and its ``body`` is read when a window opens,
-/// so a model stored in the app (`let session = Session()`, or `@State var session = Session()`
-/// holding a reference) is shared by every window; a model created by a window's root view
-/// with `@State` is per window. An `ObservableObject` the app owns with `@StateObject` is
-/// created once, when the ``AppHost`` is created, and shared by every window. Writes to a
-/// value-type `@State` of the app itself are not supported (they are dropped): keep app-wide
-/// mutable state in a model object.
+/// so a model stored in the app (`let session = Session()`, or `@State var session = Session()`)
+/// is shared by every window; a model created by a window's root view with `@State` is per
+/// window. The app's own `@State` and `@StateObject` properties are created once, when the
+/// ``AppHost`` is created, and shared by every window: a view that reads one in its `body`
+/// (through a binding, or the object) is updated when another window writes it. The scene's
+/// content itself is evaluated once per window, when it opens (the app's ``body`` is not
+/// re-evaluated), so a value read there directly is the one at opening.
 @MainActor
 public protocol App {
   /// The type of the app's scenes.
