@@ -7,9 +7,11 @@
 /// - Every assignment — equal or not — first sends the host's `objectWillChange` (if anyone has
 ///   asked for it), then delivers the new value to `$name` subscribers, then stores. Subscribers
 ///   therefore read the **old** value. There is no equality check (Combine's rule).
-/// - In-place mutation (`+=`, `append`, mutating methods) does not copy the value: it sends
-///   `objectWillChange`, mutates in place, and only then delivers the resulting value to `$name`
-///   subscribers (the new value does not exist before the mutation).
+/// - In-place mutation (`+=`, `append`, mutating methods) works on a copy and assigns it, as
+///   Combine's does: code run inside the mutation (a `removeAll(where:)` predicate, a
+///   subscriber of a sibling property's change) may read the property and sees the old value,
+///   and `$name` subscribers get the new value before it is stored. The price is Combine's
+///   too: mutating one element of a published array copies the array.
 /// - The value is not synchronized, like any stored property; the publishers are thread-safe.
 ///   Under Swift 6 checking the host must be `@unchecked Sendable` or actor-isolated.
 /// - Every object notifies every subscriber of its `objectWillChange` for any change, whatever
@@ -55,16 +57,12 @@ public struct Published<Value> {
     @inline(__always) get {
       host[keyPath: storage].box.value
     }
+    // No `_modify`: yielding the stored value would hold exclusive access to it for the
+    // whole mutation, so any read of the property from inside it would trap.
     @inline(__always) set {
       let box = host[keyPath: storage].box
       box.willSet(newValue)
       box.value = newValue
-    }
-    @inline(__always) _modify {
-      let box = host[keyPath: storage].box
-      box.willModify()
-      defer { box.didModify() }
-      yield &box.value
     }
   }
 

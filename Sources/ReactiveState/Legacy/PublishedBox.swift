@@ -41,17 +41,6 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     valueSubscribers.send(newValue)
   }
 
-  /// The willSet edge of an in-place mutation, whose new value does not exist yet.
-  @inlinable
-  func willModify() {
-    objectWillChange?.send()
-  }
-
-  /// After an in-place mutation: `$name` subscribers receive the value that was just stored.
-  @inlinable
-  func didModify() {
-    valueSubscribers.send(value)
-  }
 }
 
 /// Lets the field walk find a `@Published` property's box without knowing its `Value`.

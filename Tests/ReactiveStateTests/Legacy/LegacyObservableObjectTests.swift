@@ -197,17 +197,46 @@ struct LegacyObservableObjectTests {
     token = nil
   }
 
-  @Test func inPlaceMutationNotifiesOnceWithoutCopying() {
+  @Test func inPlaceMutationNotifiesOnceBeforeTheStore() {
     let profile = LegacyProfile()
-    profile.tags.reserveCapacity(32)
-    let before = profile.tags.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     let count = LegacyRecorder<Int>()
     let token = profile.objectWillChange.sink { count.values.append(profile.tags.count) }
     profile.tags.append("a")
-    let after = profile.tags.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     #expect(count.values == [0])
-    #expect(after == before)
+    #expect(profile.tags == ["a"])
     withExtendedLifetime(token) {}
+  }
+
+  /// Combine's in-place mutation works on a copy, so code inside it may read the property
+  /// (the old value). Yielding the stored value instead held exclusive access for the whole
+  /// mutation, and such a read trapped ("simultaneous accesses"); run in a child process.
+  @Test func aMutationMayReadThePropertyItMutates() async {
+    await #expect(processExitsWith: .success) {
+      let profile = LegacyProfile()
+      profile.tags = ["c", "a", "b"]
+      profile.tags.removeAll { profile.tags.firstIndex(of: $0) == 0 }
+      precondition(profile.tags == ["a", "b"])
+      profile.tags.sort { lhs, rhs in profile.tags.count == 2 && lhs > rhs }
+      precondition(profile.tags == ["b", "a"])
+    }
+  }
+
+  /// A subscriber that snapshots the model reads a property while a sibling's change is sent
+  /// from inside that property's mutation.
+  @Test func aSiblingChangeInsideAMutationMaySnapshotTheModel() async {
+    await #expect(processExitsWith: .success) {
+      let profile = LegacyProfile()
+      profile.tags = ["a", "b"]
+      let snapshots = LegacyRecorder<[String]>()
+      let token = profile.objectWillChange.sink { snapshots.values.append(profile.tags) }
+      profile.tags.removeAll {
+        profile.age += 1
+        return $0 == "a"
+      }
+      precondition(profile.tags == ["b"] && profile.age == 38)
+      precondition(snapshots.values == [["a", "b"], ["a", "b"], ["a", "b"]])
+      withExtendedLifetime(token) {}
+    }
   }
 
   @Test func projectedPublisherSendsCurrentThenNewValuesAtWillSet() {
@@ -258,12 +287,18 @@ struct LegacyObservableObjectTests {
     withExtendedLifetime((objectToken, valueToken)) {}
   }
 
-  @Test func projectedPublisherAfterInPlaceMutationSeesTheNewValue() {
+  /// As for an assignment (Combine's rule): the new value, before it is stored.
+  @Test func projectedPublisherGetsAnInPlaceMutationsValueBeforeTheStore() {
     let profile = LegacyProfile()
     let received = LegacyRecorder<[String]>()
-    let token = profile.$tags.dropFirstValue { received.values.append($0) }
+    let storedWhenReceived = LegacyRecorder<[String]>()
+    let token = profile.$tags.dropFirstValue {
+      received.values.append($0)
+      storedWhenReceived.values.append(profile.tags)
+    }
     profile.tags.append("a")
     #expect(received.values == [["a"]])
+    #expect(storedWhenReceived.values == [[]])
     withExtendedLifetime(token) {}
   }
 }
