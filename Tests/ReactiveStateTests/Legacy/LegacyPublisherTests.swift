@@ -145,6 +145,84 @@ struct LegacyPublisherTests {
     #expect(count.value == 1)
   }
 
+  /// Subscribers added during a `send` first receive the next one, as in Combine, however
+  /// many are added (enough to make the list grow while it is being delivered).
+  @Test func subscribersAddedDuringASendReceiveOnlyLaterSends() {
+    let publisher = ObservableObjectPublisher()
+    let lateCount = LegacyCounter()
+    let late = LockedBox<[AnyCancellable]>([])
+    let first = publisher.sink {
+      if late.value.isEmpty {
+        late.value = (0..<40).map { _ in publisher.sink { lateCount.increment() } }
+      }
+    }
+    publisher.send()
+    #expect(lateCount.value == 0)
+    publisher.send()
+    #expect(lateCount.value == 40)
+    withExtendedLifetime(first) {}
+  }
+
+  /// A subscriber may send again during delivery: the nested send reaches every subscriber
+  /// (itself included) before the outer one goes on, as a synchronous Combine subject does.
+  @Test func aSubscriberMaySendAgainDuringDelivery() {
+    let publisher = ObservableObjectPublisher()
+    let order = LockedBox<[String]>([])
+    let depth = LockedBox(0)
+    let first = publisher.sink {
+      order.value.append("first")
+      depth.value += 1
+      if depth.value == 1 { publisher.send() }
+    }
+    let second = publisher.sink { order.value.append("second") }
+    publisher.send()
+    #expect(order.value == ["first", "first", "second", "second"])
+    withExtendedLifetime((first, second)) {}
+  }
+
+  /// A model that keeps its own subscriptions (capturing itself weakly) is released with
+  /// them: nothing in the publisher or the tokens keeps it.
+  @Test func aModelHoldingItsOwnSubscriptionsIsReleased() {
+    final class SelfObserving: ObservableObject, @unchecked Sendable {
+      @Published var value = 0
+      var changes = 0
+      var bag = Set<AnyCancellable>()
+      init() {
+        objectWillChange.sink { [weak self] in self?.changes += 1 }.store(in: &bag)
+        $value.sink { [weak self] _ in self?.changes += 1 }.store(in: &bag)
+      }
+    }
+    weak var weakModel: SelfObserving?
+    do {
+      let model = SelfObserving()
+      weakModel = model
+      model.value = 1
+      #expect(model.changes == 3, "the initial value, then the change to both subscribers")
+    }
+    #expect(weakModel == nil)
+  }
+
+  /// Three threads cancelling one token at once, while a fourth drops one of its references,
+  /// run the action exactly once and leave nothing subscribed.
+  @Test func racingCancelsRunTheActionOnce() {
+    for _ in 0..<200 {
+      let publisher = ObservableObjectPublisher()
+      let actions = LegacyCounter()
+      let inner = publisher.sink {}
+      let token = LockedBox<AnyCancellable?>(
+        AnyCancellable {
+          actions.increment()
+          inner.cancel()
+        })
+      let shared = token.value!
+      DispatchQueue.concurrentPerform(iterations: 4) { index in
+        if index == 0 { token.value = nil } else { shared.cancel() }
+      }
+      #expect(actions.value == 1)
+      #expect(publisher.subscriberCount == 0)
+    }
+  }
+
   @Test func anyCancellableRunsItsActionOnce() {
     let count = LegacyCounter()
     var token: AnyCancellable? = AnyCancellable { count.increment() }
