@@ -71,6 +71,7 @@ struct FieldComparer {
       // An optional model: through the general rules, which look through it.
       return type is AnyClass ? .object : .general(generalLoader(for: type))
     }
+    if ViewEquality.isModelCollection(type) { return .general(generalLoader(for: type)) }
     if let equatable = type as? any Equatable.Type { return .equatable(comparer(for: equatable)) }
     if type is AnyClass { return .object }
     // A struct nested in a struct compares field by field as `Mirror` would, in place.

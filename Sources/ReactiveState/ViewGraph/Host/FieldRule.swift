@@ -36,6 +36,7 @@ struct FieldRule {
     // depends on whether the value is nil.
     if value is any BindingComparable || type is any OptionalTypeMarker.Type { return .general }
     if ViewEquality.isObservableClass(type) { return .object }
+    if ViewEquality.isModelCollection(type) { return .general }
     if let equatable = type as? any Equatable.Type { return .equatable(comparer(for: equatable)) }
     return type is AnyClass ? .object : .general
   }

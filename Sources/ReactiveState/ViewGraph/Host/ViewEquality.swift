@@ -6,7 +6,8 @@
 ///
 /// Rules, per field: `Equatable` values use `==`; class references use `===`, and so do objects of
 /// `Observable` classes even when `Equatable` (a view observes the instance it holds: another
-/// instance equal by its `==` must re-evaluate it, or it keeps observing the old one); `@State` is
+/// instance equal by its `==` must re-evaluate it, or it keeps observing the old one), also in
+/// standard collections of them (``isModelCollection(_:)``); `@State` is
 /// equal (its value lives in the node); `@Environment` is equal when it reads the same key or
 /// object type; bindings are equal when they project the same source with an equal snapshot
 /// (see ``BindingIdentity``); `@ObservedObject`
@@ -152,14 +153,18 @@ enum ViewEquality {
     if lhs is any NodeOwnedProperty { return true }
     if let lhs = lhs as? any BindingComparable { return lhs.sameSource(as: rhs) }
     if isObservableClass(type(of: lhs)) { return identical(lhs, rhs) }
-    if let known = ValueEquality.knownEqual(lhs, rhs) { return known }
+    if !isModelCollection(type(of: lhs)), let known = ValueEquality.knownEqual(lhs, rhs) {
+      return known
+    }
     let left = Mirror(reflecting: lhs)
     let right = Mirror(reflecting: rhs)
     switch left.displayStyle {
     case .struct where lhs is CustomReflectable, .enum where lhs is CustomReflectable:
       // A custom mirror may leave out what tells two values apart.
       return false
-    case .struct, .tuple, .optional, .collection:
+    case .struct, .tuple, .optional, .collection, .dictionary, .set:
+      // Dictionaries and sets in iteration order: two equal ones that iterate differently
+      // are not known equal (only slower).
       return childrenEqual(left, right, depth: depth, sawClosure: &sawClosure)
     case .enum:
       if left.children.isEmpty, right.children.isEmpty {
