@@ -134,12 +134,6 @@ func deallocationPassCount<Value>(of value: Computed<Value>) -> Int {
 }
 let deallocationPassCapacity = DeallocationPasses.capacity
 
-/// The identity of a registrar's storage object: whether a new object's storage took over
-/// the address of a deallocated one's.
-func storageIdentity(of registrar: ObservationRegistrar) -> ObjectIdentifier {
-  ObjectIdentifier(registrar.storage)
-}
-
 /// Whether `iterator`'s consumer is suspended in `next()` waiting for a change: a probe to
 /// call from another thread while the iterator is awaited, so a test's write takes the
 /// awaited path for certain instead of after a guessed delay.

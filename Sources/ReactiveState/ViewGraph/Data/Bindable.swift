@@ -38,11 +38,12 @@ public struct Bindable<Value: AnyObject & Observable> {
     dynamicMember keyPath: ReferenceWritableKeyPath<Value, Member>
   ) -> Binding<Member> {
     let object = wrappedValue
-    return binding(to: keyPath, snapshot: withoutObservationTracking { object[keyPath: keyPath] })
+    let value = withoutObservationTracking { object[keyPath: keyPath] }
+    return binding(to: keyPath, snapshot: EquatableBindingSnapshot(value))
   }
 
   private func binding<Member>(
-    to keyPath: ReferenceWritableKeyPath<Value, Member>, snapshot: (any Equatable)?
+    to keyPath: ReferenceWritableKeyPath<Value, Member>, snapshot: BindingSnapshot?
   ) -> Binding<Member> {
     let object = wrappedValue
     return Binding(

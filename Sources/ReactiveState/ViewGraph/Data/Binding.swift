@@ -69,9 +69,9 @@ public struct Binding<Value> {
 struct BindingIdentity: Equatable {
   let root: AnyObject
   let path: [AnyKeyPath]
-  let snapshot: (any Equatable)?
+  let snapshot: BindingSnapshot?
 
-  init(root: AnyObject, path: [AnyKeyPath], snapshot: (any Equatable)? = nil) {
+  init(root: AnyObject, path: [AnyKeyPath], snapshot: BindingSnapshot? = nil) {
     self.root = root
     self.path = path
     self.snapshot = snapshot
@@ -87,13 +87,25 @@ struct BindingIdentity: Equatable {
     guard lhs.root === rhs.root, lhs.path == rhs.path else { return false }
     switch (lhs.snapshot, rhs.snapshot) {
     case (nil, nil): return true
-    case (let left?, let right?): return left.isEqual(to: right)
+    case (let left?, let right?): return left.matches(right)
     default: return false
     }
   }
 }
 
-extension Equatable {
-  /// Whether `other` is a value of this type equal to this one.
-  fileprivate func isEqual(to other: any Equatable) -> Bool { (other as? Self) == self }
+/// A value a binding read when it was made (see ``BindingIdentity``): a reference, so a
+/// binding without one stays a word smaller and copies without value-witness calls.
+class BindingSnapshot {
+  /// Whether `other` holds a value of the same type that is `==` to this one.
+  func matches(_ other: BindingSnapshot) -> Bool { false }
+}
+
+/// A ``BindingSnapshot`` of an `Equatable` value.
+final class EquatableBindingSnapshot<Value: Equatable>: BindingSnapshot {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+
+  override func matches(_ other: BindingSnapshot) -> Bool {
+    (other as? EquatableBindingSnapshot<Value>)?.value == value
+  }
 }
