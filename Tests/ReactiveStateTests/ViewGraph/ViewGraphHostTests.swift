@@ -205,4 +205,48 @@ import Testing
     #expect(reported.first?.message.contains("State<Int>") == true)
     #expect(reported.last?.message.contains("constant binding") == true)
   }
+
+  enum Header {
+    struct Title: View {
+      let source: CountSource
+      var body: some View { Text("header \(source.count)") }
+    }
+  }
+
+  enum Footer {
+    struct Title: View {
+      var body: some View { Text("footer") }
+    }
+  }
+
+  final class CountSource: Observable {
+    private let registrar = ObservationRegistrar()
+    private var _count = 0
+    var count: Int {
+      get {
+        registrar.access(self, keyPath: \.count)
+        return _count
+      }
+      set { registrar.withMutation(of: self, keyPath: \.count) { _count = newValue } }
+    }
+  }
+
+  struct TwoTitles: View {
+    let source: CountSource
+    var body: some View {
+      Header.Title(source: source)
+      Footer.Title()
+    }
+  }
+
+  /// Types with the same name in different scopes are counted apart.
+  @Test func bodyCountTellsSameNamedTypesApart() {
+    let source = CountSource()
+    let host = ViewHost(TwoTitles(source: source))
+    source.count = 1
+    host.flush()
+    #expect(host.bodyCount(Header.Title.self) == 2)
+    #expect(host.bodyCount(Footer.Title.self) == 1)
+    #expect(host.bodyCounts(of: Footer.Title.self) == [1])
+  }
 }

@@ -120,11 +120,13 @@ public final class ViewHost {
   public var hasPendingUpdates: Bool { !dirty.isEmpty || !pendingEffects.isEmpty }
 
   /// Body evaluations of every view of type `type`, including identities that have ended.
+  /// Types are told apart by identity, not by name: `Header.Title` and `Footer.Title` are
+  /// counted apart.
   public func bodyCount<V: View>(_ type: V.Type) -> Int {
-    let name = ViewTypeInfo.name(of: type)
+    let id = ObjectIdentifier(type)
     var total = 0
     for (ordinal, count) in bodyCountsByType.enumerated()
-    where count > 0 && ViewTypeInfo.known(ordinal: ordinal).name == name {
+    where count > 0 && ViewTypeInfo.known(ordinal: ordinal).typeID == id {
       total += count
     }
     return total

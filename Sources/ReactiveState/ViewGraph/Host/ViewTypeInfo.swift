@@ -57,11 +57,6 @@ final class ViewTypeInfo {
 
   /// The info whose ``ordinal`` is `ordinal` (which must be one handed out).
   static func known(ordinal: Int) -> ViewTypeInfo { byOrdinal[ordinal] }
-
-  /// The ``name`` of `type`, also for a type no view of which was seen yet.
-  static func name(of type: Any.Type) -> String {
-    cache[ObjectIdentifier(type)]?.name ?? String(describing: type)
-  }
 }
 
 extension PrimitiveView {
