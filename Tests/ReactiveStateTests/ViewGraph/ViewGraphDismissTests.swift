@@ -8,6 +8,8 @@ import Testing
   @MainActor final class Log {
     var dismissActions: [DismissAction] = []
     var dismissed: [String] = []
+    /// Appearances, disappearances and dismissals, in order.
+    var events: [String] = []
   }
 
   struct Content: View {
@@ -16,7 +18,11 @@ import Testing
     let log: Log
     var body: some View {
       Button("Close \(name)") { dismiss() }
-        .onAppear { log.dismissActions.append(dismiss) }
+        .onAppear {
+          log.dismissActions.append(dismiss)
+          log.events.append("appear \(name)")
+        }
+        .onDisappear { log.events.append("disappear \(name)") }
     }
   }
 
@@ -37,7 +43,10 @@ import Testing
       }
     }
 
-    func recordDismissal() { log.dismissed.append("item") }
+    func recordDismissal() {
+      log.dismissed.append("item")
+      log.events.append("dismiss")
+    }
   }
 
   struct FlagPresenter: View {
@@ -65,6 +74,18 @@ import Testing
     try host.tap("Close 2")
     #expect(!host.texts.contains("Close 2"))
     #expect(log.dismissed == ["item", "item"])
+  }
+
+  /// Switching to another item ends the first presentation before the next one appears, as
+  /// SwiftUI presents the next sheet once the first is dismissed: an `onDismiss` that resets
+  /// shared state runs before the new content's `onAppear`, not after it.
+  @Test func switchingItemsDismissesBeforeTheNextContentAppears() throws {
+    let log = Log()
+    let host = ViewHost(ItemPresenter(log: log))
+    try host.tap("Show 1")
+    #expect(log.events == ["appear 1"])
+    try host.tap("Show 2")
+    #expect(log.events == ["appear 1", "disappear 1", "dismiss", "appear 2"])
   }
 
   @Test func aDismissFromAnEndedPresentationDoesNotCloseAReopenedSheet() throws {

@@ -45,8 +45,8 @@
 ///   environment key, the model's key path (from the observer's event), or the legacy object
 ///   whose `objectWillChange` fired.
 /// - Post-pass effects run in a fixed order after each pass: every `onDisappear` (children
-///   before their parent), every `onAppear` (parents before their children), `onChange`
-///   actions, then task cancellations and starts. Between views of different subtrees they
+///   before their parent), every sheet's `onDismiss`, every `onAppear` (parents before their
+///   children), `onChange` actions, then task cancellations and starts. Between views of different subtrees they
 ///   follow the pass's evaluation order (shallower dirty views first), not tree order; SwiftUI
 ///   documents no order there. Tasks are main-actor `Task`s tracked by the
 ///   host (``runningTaskCount``, ``settle()``); ``close()`` ends every identity.

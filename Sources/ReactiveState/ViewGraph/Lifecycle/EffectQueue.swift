@@ -2,6 +2,9 @@
 enum EffectPhase: Int, CaseIterable {
   /// `onDisappear` of identities that ended.
   case disappear
+  /// A sheet's `onDismiss`: after its content disappeared, before another item's content
+  /// appears (SwiftUI presents the next sheet once the previous one is dismissed).
+  case dismiss
   /// `onAppear` of identities that were mounted.
   case appear
   /// `onChange(of:)` actions.
@@ -11,7 +14,8 @@ enum EffectPhase: Int, CaseIterable {
 }
 
 /// The effects one update pass queued, run after it in a fixed order: every disappear, then
-/// every appear, then `onChange` actions, then task cancellations and starts; within a phase,
+/// every `onDismiss`, then every appear, then `onChange` actions, then task cancellations and
+/// starts; within a phase,
 /// in the order they were queued (the pass's evaluation order: parents before children, and
 /// shallower dirty views before deeper ones elsewhere in the tree).
 ///
@@ -20,7 +24,7 @@ enum EffectPhase: Int, CaseIterable {
 /// identity) continues that batch instead of leaving its rest to run after the views ended.
 @MainActor
 struct EffectQueue {
-  private var phases: [[@MainActor () -> Void]] = Array(repeating: [], count: 4)
+  private var phases: [[@MainActor () -> Void]] = Array(repeating: [], count: EffectPhase.allCases.count)
   /// What is left of the batch being run, in running order.
   private var batch: ArraySlice<@MainActor () -> Void> = []
 
@@ -36,7 +40,7 @@ struct EffectQueue {
     if batch.isEmpty {
       if phases.allSatisfy(\.isEmpty) { return nil }
       batch = phases.flatMap { $0 }[...]
-      phases = Array(repeating: [], count: 4)
+      phases = Array(repeating: [], count: EffectPhase.allCases.count)
     }
     let effect = batch.popFirst()
     // An emptied slice still holds its whole buffer, and with it what the effects captured.
@@ -45,7 +49,7 @@ struct EffectQueue {
   }
 
   mutating func removeAll() {
-    phases = Array(repeating: [], count: 4)
+    phases = Array(repeating: [], count: EffectPhase.allCases.count)
     batch = []
   }
 }

@@ -7,7 +7,8 @@
 /// (``ViewHost/tap(_:occurrence:)``, …) find its controls. Its environment carries a
 /// ``DismissAction`` (`@Environment(\.dismiss)`) that resets the binding while that
 /// presentation lasts. `onDismiss` runs after the pass in which the presentation ended,
-/// however it ended — also when this view's own identity ends.
+/// however it ended — also when this view's own identity ends — after the ended content's
+/// `onDisappear` and before any `onAppear` of that pass (another item's content included).
 public struct SheetView<Content: View, Sheet: View>: View, PrimitiveView {
   let content: Content
   /// Reads the binding (tracked: this node re-expands when it changes).
@@ -20,7 +21,7 @@ public struct SheetView<Content: View, Sheet: View>: View, PrimitiveView {
     let state = node.sheetState
     let current = presented()
     if state.shownID != current?.id {
-      if state.shownID != nil, let onDismiss { node.host.enqueueEffect(.change, onDismiss) }
+      if state.shownID != nil, let onDismiss { node.host.enqueueEffect(.dismiss, onDismiss) }
       state.beginPresentation(current?.id)
     }
     state.dismiss.action = reset
@@ -80,7 +81,7 @@ final class SheetState: KillableCell {
   func kill() {
     guard shownID != nil else { return }
     beginPresentation(nil)
-    if let onDismiss { host.enqueueEffect(.change, ViewGraphRuntime.endOfLifeAction(onDismiss)) }
+    if let onDismiss { host.enqueueEffect(.dismiss, ViewGraphRuntime.endOfLifeAction(onDismiss)) }
   }
 }
 
