@@ -24,7 +24,9 @@ enum EffectPhase: Int, CaseIterable {
 /// identity) continues that batch instead of leaving its rest to run after the views ended.
 @MainActor
 struct EffectQueue {
-  private var phases: [[@MainActor () -> Void]] = Array(repeating: [], count: EffectPhase.allCases.count)
+  private var phases = Self.noEffects
+  private static let noEffects = [[@MainActor () -> Void]](
+    repeating: [], count: EffectPhase.allCases.count)
   /// What is left of the batch being run, in running order.
   private var batch: ArraySlice<@MainActor () -> Void> = []
 
@@ -40,7 +42,7 @@ struct EffectQueue {
     if batch.isEmpty {
       if phases.allSatisfy(\.isEmpty) { return nil }
       batch = phases.flatMap { $0 }[...]
-      phases = Array(repeating: [], count: EffectPhase.allCases.count)
+      phases = Self.noEffects
     }
     let effect = batch.popFirst()
     // An emptied slice still holds its whole buffer, and with it what the effects captured.
@@ -49,7 +51,7 @@ struct EffectQueue {
   }
 
   mutating func removeAll() {
-    phases = Array(repeating: [], count: EffectPhase.allCases.count)
+    phases = Self.noEffects
     batch = []
   }
 }
