@@ -45,6 +45,20 @@ import Testing
     #expect(failure == "offline")
   }
 
+  /// A run nobody cancelled that ends in `CancellationError` (its operation awaited work that
+  /// someone else cancelled) commits it, so a model following the `LoadPhase` pattern leaves
+  /// `.loading` (back to what it showed, not `.failed`). Dropping it left the phase loading
+  /// with nothing running.
+  @Test func aCancellationErrorFromAnUncancelledRunEndsTheLoad() async {
+    var phase = LoadPhase<Int>.loaded(1)
+    let latest = LatestTask<Int>()
+    phase.begin()
+    latest.run({ throw CancellationError() }, commit: { phase.finish($0) })
+    await latest.wait()
+    #expect(!latest.isRunning)
+    #expect(phase == .loaded(1))
+  }
+
   @Test func loadPhaseTransitions() {
     var phase = LoadPhase<[Int]>.idle
     phase.begin()

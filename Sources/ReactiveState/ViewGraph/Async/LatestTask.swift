@@ -7,8 +7,11 @@
 /// 3. when it completes, calls `commit` only if its revision is still the latest and it was
 ///    not cancelled — a stale result (a slow first request finishing after a second one) is
 ///    dropped, whatever it is;
-/// 4. treats cancellation as a non-error: a `CancellationError` (or any failure of a cancelled
-///    task) is never committed, so "cancelled" never shows as "failed".
+/// 4. never commits the result of a task that was cancelled (whatever it is), so "cancelled"
+///    never shows as "failed". A task that was not cancelled but threw `CancellationError`
+///    (its operation awaited work that someone else cancelled) commits it: the request did
+///    end, and a model must leave its loading state (``LoadPhase/finish(_:)`` treats it as a
+///    cancellation, not a failure).
 ///
 /// Store it in a model as an untracked property (no registrar access), so starting and
 /// cancelling tasks invalidates no view. Releasing the runner (its model went with the view
@@ -51,7 +54,6 @@ public final class LatestTask<Value> {
       guard let self, self.revision == mine else { return }
       self.task = nil
       if Task.isCancelled { return }
-      if case .failure(let error) = result, error is CancellationError { return }
       commit(result)
     }
     self.task = task
