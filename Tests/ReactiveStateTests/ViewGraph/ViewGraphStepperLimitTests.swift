@@ -75,4 +75,29 @@ import Testing
     #expect(host.value(of: "backwards") == String(UInt64.max - 1))
     #expect(host.issues.isEmpty)
   }
+
+  struct OutOfRange: View {
+    @State private var count = 10
+    @State private var level = -0.5
+    var body: some View {
+      Stepper("count", value: $count, in: 0...5)
+      Stepper("level", value: $level, in: 0...1, step: 0.25)
+    }
+  }
+
+  /// A value already past its range: the side that moves further out does nothing (an
+  /// increment never lowers the value, a decrement never raises it); the other side moves
+  /// it back into the range.
+  @Test func aStepNeverMovesAValueOutsideItsRangeAgainstItsDirection() throws {
+    let host = ViewHost(OutOfRange())
+    try host.increment("count")
+    #expect(host.value(of: "count") == "10")
+    try host.decrement("count")
+    #expect(host.value(of: "count") == "5")
+    try host.decrement("level")
+    #expect(host.value(of: "level") == "-0.5")
+    try host.increment("level")
+    #expect(host.value(of: "level") == "0.0")
+    #expect(host.issues.isEmpty)
+  }
 }

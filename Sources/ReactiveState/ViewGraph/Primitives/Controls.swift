@@ -108,7 +108,9 @@ public struct Toggle: View, PrimitiveView, ControlView {
 
 /// Increment/decrement buttons for a value (``ViewHost/increment(_:occurrence:)``,
 /// ``ViewHost/decrement(_:occurrence:)``), clamped to an optional range (an integer also to
-/// its type's range, so a step never traps on overflow).
+/// its type's range, so a step never traps on overflow). A step never moves the value against
+/// its direction: pressing increment on a value already above the range does nothing (the
+/// side is unavailable there), as decrement below it.
 public struct Stepper: View, PrimitiveView, ControlView {
   let title: String
   let read: @MainActor () -> String
@@ -121,9 +123,11 @@ public struct Stepper: View, PrimitiveView, ControlView {
     self.title = String(title)
     read = { String(describing: value.wrappedValue) }
     self.step = { up in
-      var next = value.wrappedValue.advanced(by: up ? step : -step)
+      let current = value.wrappedValue
+      let intended = current.advanced(by: up ? step : -step)
+      var next = intended
       if let bounds { next = min(max(next, bounds.lowerBound), bounds.upperBound) }
-      value.wrappedValue = next
+      value.wrappedValue = Self.landing(next, from: current, rising: intended > current)
     }
   }
 
@@ -147,8 +151,15 @@ public struct Stepper: View, PrimitiveView, ControlView {
           rises ? current.addingReportingOverflow(size) : current.subtractingReportingOverflow(size)
         if !moved.overflow { next = moved.partialValue }
       }
-      value.wrappedValue = min(max(next, limits.lowerBound), limits.upperBound)
+      let clamped = min(max(next, limits.lowerBound), limits.upperBound)
+      value.wrappedValue = Self.landing(clamped, from: current, rising: rises)
     }
+  }
+
+  /// Where a step from `current` lands: `clamped`, unless clamping turned the step around
+  /// (`current` was already past the limit it moves toward), then `current`.
+  private static func landing<V: Comparable>(_ clamped: V, from current: V, rising: Bool) -> V {
+    (rising ? clamped < current : clamped > current) ? current : clamped
   }
 
   var controlKind: ControlKind { .stepper }
