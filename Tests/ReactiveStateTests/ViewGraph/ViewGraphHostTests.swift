@@ -208,8 +208,8 @@ import Testing
 
   enum Header {
     struct Title: View {
-      let source: CountSource
-      var body: some View { Text("header \(source.count)") }
+      let source: Triple
+      var body: some View { Text("header \(source.a)") }
     }
   }
 
@@ -219,20 +219,8 @@ import Testing
     }
   }
 
-  final class CountSource: Observable {
-    private let registrar = ObservationRegistrar()
-    private var _count = 0
-    var count: Int {
-      get {
-        registrar.access(self, keyPath: \.count)
-        return _count
-      }
-      set { registrar.withMutation(of: self, keyPath: \.count) { _count = newValue } }
-    }
-  }
-
   struct TwoTitles: View {
-    let source: CountSource
+    let source: Triple
     var body: some View {
       Header.Title(source: source)
       Footer.Title()
@@ -241,9 +229,9 @@ import Testing
 
   /// Types with the same name in different scopes are counted apart.
   @Test func bodyCountTellsSameNamedTypesApart() {
-    let source = CountSource()
+    let source = Triple()
     let host = ViewHost(TwoTitles(source: source))
-    source.count = 1
+    source.a = 1
     host.flush()
     #expect(host.bodyCount(Header.Title.self) == 2)
     #expect(host.bodyCount(Footer.Title.self) == 1)
