@@ -14,17 +14,21 @@ extension ContinuousObserver {
   /// Gives a queued change to the scheduler: parks the observer in its parking lot, or
   /// schedules a closure that runs it (``runIfQueued()``) — unless the change ends a chain of
   /// more than ``rerunLimit`` scheduled runs, each caused by the one before.
+  ///
+  /// A scheduled job holds the observer weakly: its token owns it, and a cancelled observer's
+  /// body and captures are released at once, not when a scheduler that may never run (or runs
+  /// much later) drops the job.
   func handToScheduler() {
     if runsOnMainActor, let scheduler {
       // The main thread may take the run over meanwhile (and reset its depth): the hop job
       // decides under the graph lock (see ``runHop()``).
-      scheduler.schedule { [self] in runHop() }
+      scheduler.schedule { [weak self] in self?.runHop() }
     } else if pendingDepth > UInt64(Self.rerunLimit) {
       dropSchedulingLoop()
     } else if let parking {
       parking._withUnsafeGuaranteedRef { $0.park(self) }
     } else if let scheduler {
-      scheduler.schedule { [self] in runIfQueued() }
+      scheduler.schedule { [weak self] in self?.runIfQueued() }
     }
   }
 

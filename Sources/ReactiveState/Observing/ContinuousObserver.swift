@@ -380,7 +380,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
         // The run changed something it read: its owner decides when to run it again.
         phase = .queued
         GraphLock.unlock()
-        scheduler.schedule { [self] in runIfQueued() }
+        scheduler.schedule { [weak self] in self?.runIfQueued() }
         return
       }
       if let parking {

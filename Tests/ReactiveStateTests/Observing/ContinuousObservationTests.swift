@@ -114,6 +114,31 @@ import Testing
     #expect(weakOwner == nil, "cancelling released the body, and the owner with it")
   }
 
+  /// The same with a run waiting in the observer's scheduler: the scheduled job does not keep
+  /// the body (it held the observer, so a scheduler that never ran kept the cycle for good).
+  @Test func cancellingWithARunQueuedInItsSchedulerEndsACycleThroughTheBody() {
+    final class Owner: @unchecked Sendable {
+      let model = HandModel()
+      var token: ObservationToken?
+    }
+    let scheduler = ManualScheduler()
+    let runs = Box(0)
+    weak var weakOwner: Owner?
+    do {
+      let owner = Owner()
+      weakOwner = owner
+      owner.token = observe(scheduler: scheduler) {
+        runs.value += 1
+        _ = owner.model.a
+      }
+    }
+    weakOwner?.model.a = 1  // a run waits in the scheduler
+    weakOwner?.token?.cancel()
+    #expect(weakOwner == nil, "cancelling released the body, and the owner with it")
+    #expect(scheduler.flush() == 1, "the job is still there")
+    #expect(runs.value == 1, "and runs nothing")
+  }
+
   /// A run in progress on another thread keeps the body until it ends; `cancel()` returns at
   /// once and the body goes with the run's end.
   @Test func cancellingDuringARunReleasesTheBodyWhenTheRunEnds() {
