@@ -40,7 +40,9 @@ extension ContinuousObserver {
     ObservationDiagnostics.report(
       "\(label) was stopped after \(Self.rerunLimit) scheduled runs in a row, each caused by "
         + "a change the previous one made (observers keep changing each other through their "
-        + "schedulers); last change: \(Self.describe(keyPath)). \(Self.cycleRemedy)")
+        + "schedulers, or a chain of more than \(Self.rerunLimit) scheduled observers each "
+        + "feeding the next: run such a pipeline without schedulers, in a transaction); last "
+        + "change: \(Self.describe(keyPath)). \(Self.cycleRemedy)")
   }
 
   /// Drops the queued change, if any, without running it: the observer keeps its

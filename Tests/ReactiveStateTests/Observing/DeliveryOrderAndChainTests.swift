@@ -1,0 +1,55 @@
+import ReactiveState
+import Testing
+
+/// Two documented choices (README, "Deliberate differences" and the observer limits): the
+/// delivery order of a property's observers once a transaction reached a parked one, and
+/// the bound on chains of scheduled runs, which counts runs and does not look for a repeat.
+@Suite struct DeliveryOrderAndChainTests {
+  /// A one-property observer that came first is parked in the slot and runs first; a write
+  /// inside a transaction subscribes it after the observers already subscribed, and it keeps
+  /// that later turn. (Observation promises no order among observers.)
+  @Test func aTransactionGivesAParkedObserverTheLastTurn() {
+    let model = HandModel()
+    let log = Box<[String]>([])
+    let parked = observe { log.value.append("parked \(model.a)") }
+    let linked = observe { log.value.append("linked \(model.a)\(model.b)") }
+    log.value.removeAll()
+    model.a = 1
+    #expect(log.value == ["parked 1", "linked 10"])
+    log.value.removeAll()
+    withTransaction { model.a = 2 }
+    #expect(log.value == ["linked 20", "parked 2"])
+    log.value.removeAll()
+    model.a = 3
+    #expect(log.value == ["linked 30", "parked 3"])
+    withExtendedLifetime((parked, linked)) {}
+  }
+
+  /// A pipeline of more scheduled observers than the bound, each copying the previous
+  /// model's value, stops at the bound with a diagnostic that names the pipeline case; the
+  /// same pipeline without schedulers, written in a transaction, reaches its end.
+  @Test func aScheduledPipelineLongerThanTheBoundStopsAndAnUnscheduledOneDoesNot() {
+    let stages = continuousRerunLimit + 20
+    let scheduler = ManualScheduler()
+    let scheduledModels = (0...stages).map { _ in HandModel() }
+    let scheduled = (0..<stages).map { index in
+      observe(scheduler: scheduler) { scheduledModels[index + 1].a = scheduledModels[index].a }
+    }
+    _ = scheduler.flush()
+    let reported = ObservationDiagnostics.capture {
+      scheduledModels[0].a = 1
+      _ = scheduler.flush()
+    }.map(\.message)
+    #expect(scheduledModels[continuousRerunLimit].a == 1)
+    #expect(scheduledModels[stages].a == 0)
+    #expect(reported.contains { $0.contains("scheduled observers each feeding the next") })
+
+    let plainModels = (0...stages).map { _ in HandModel() }
+    let plain = (0..<stages).map { index in
+      observe { plainModels[index + 1].a = plainModels[index].a }
+    }
+    withTransaction { plainModels[0].a = 1 }
+    #expect(plainModels[stages].a == 1)
+    withExtendedLifetime((scheduled, plain)) {}
+  }
+}
