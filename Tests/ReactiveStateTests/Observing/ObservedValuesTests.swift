@@ -51,8 +51,10 @@ import Testing
       var iterator = iterator
       return await iterator.next()
     }
+    // Two minutes: parallel suites (under ThreadSanitizer, with exit tests spawning child
+    // processes) can keep the task off the cooperative pool for tens of seconds.
     let watchdog = Task {
-      do { try await Task.sleep(nanoseconds: 10_000_000_000) } catch { return false }
+      do { try await Task.sleep(nanoseconds: 120_000_000_000) } catch { return false }
       next.cancel()
       return true
     }
