@@ -103,6 +103,24 @@ import Testing
     #expect(host.texts.first == "hits 10")
   }
 
+  /// `value(of:)` takes an occurrence too: a button and a field with one label, or two
+  /// fields, are told apart in tree order.
+  @Test func ambiguousValuesNeedAnOccurrence() throws {
+    struct Pair: View {
+      @State private var first = "a"
+      @State private var second = "b"
+      var body: some View {
+        TextField("Name", text: $first)
+        TextField("Name", text: $second)
+      }
+    }
+    let host = ViewHost(Pair())
+    #expect(host.value(of: "Name") == nil, "ambiguous")
+    #expect(host.value(of: "Name", occurrence: 0) == "a")
+    #expect(host.value(of: "Name", occurrence: 1) == "b")
+    #expect(host.value(of: "Name", occurrence: 2) == nil)
+  }
+
   struct Logged: View {
     let model: Triple
     @State private var local = 0

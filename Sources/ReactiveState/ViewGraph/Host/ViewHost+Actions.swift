@@ -79,11 +79,15 @@ extension ViewHost {
   }
 
   /// The value a control showed at its last update (text, `true`/`false`, stepper value), or
-  /// nil when no control, or more than one, has that label.
-  public func value(of label: String) -> String? {
+  /// nil when no control has that label, or more than one does and no `occurrence` picks one
+  /// (an index among them in tree order, as for the actions).
+  public func value(of label: String, occurrence: Int? = nil) -> String? {
     let matches = allNodes().filter { node in
       guard let control = node.leafView as? any ControlView else { return false }
       return control.controlLabel(node) == label
+    }
+    if let occurrence {
+      return matches.indices.contains(occurrence) ? matches[occurrence].controlValue : nil
     }
     return matches.count == 1 ? matches[0].controlValue : nil
   }
