@@ -137,9 +137,7 @@ enum OneShotInstallation {
   }
 
   /// Under the graph lock: links `source` to `observer` unless it is gone or was linked in
-  /// this pass.
-  /// Links `source` unless this pass linked it already (or it is going away); returns the
-  /// new link.
+  /// this pass; returns the new link.
   @discardableResult
   private static func linkOnce(_ source: SourceNode, to observer: ReactiveNode, version: UInt64)
     -> LinkPointer?

@@ -37,8 +37,8 @@ final class RegistrarStorage: @unchecked Sendable {
   var hasSlots: Bool { head.load(ordering: .relaxed) > 1 }
 
   /// The first slot's address, if any (an acquiring load: the slot was published with it).
-  @inline(__always)
-  private var firstSlotAddress: UnsafeMutableRawPointer? {
+  @inlinable @inline(__always)
+  var firstSlotAddress: UnsafeMutableRawPointer? {
     UnsafeMutableRawPointer(bitPattern: head.load(ordering: .acquiring) & ~Self.confinedBit)
   }
 
@@ -167,14 +167,11 @@ final class RegistrarStorage: @unchecked Sendable {
     return lastSerial
   }
 
-  /// The serial of this registrar's slots, or nil before its first slot (an acquiring load:
-  /// the head slot was published with it).
+  /// The serial of this registrar's slots, or nil before its first slot.
   @inlinable @inline(__always)
   var serial: UInt64? {
-    let address = head.load(ordering: .acquiring) & ~Self.confinedBit
-    guard let head = UnsafeRawPointer(bitPattern: address) else { return nil }
-    return Unmanaged<PropertySlot>.fromOpaque(head)._withUnsafeGuaranteedRef {
-      $0.registrarSerial
+    firstSlotAddress.map {
+      Unmanaged<PropertySlot>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.registrarSerial }
     }
   }
 
