@@ -6,6 +6,7 @@
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #endif
 
@@ -112,6 +113,21 @@ static void rs_lock_wait(_Atomic(uint32_t) *word) {
 #else
   sched_yield();
 #endif
+}
+
+int rs_lock_acquire_or_wait(rs_lock *lock, uint32_t milliseconds) {
+  _Atomic(uint32_t) *word = rs_lock_word(lock);
+  if (atomic_exchange_explicit(word, 2, memory_order_seq_cst) == 0) {
+    return 1;
+  }
+#if defined(__linux__)
+  struct timespec timeout = {(time_t)(milliseconds / 1000), (long)(milliseconds % 1000) * 1000000};
+  syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, 2, &timeout, NULL, 0);
+#else
+  (void)milliseconds;
+  sched_yield();
+#endif
+  return atomic_exchange_explicit(word, 2, memory_order_seq_cst) == 0;
 }
 
 void rs_lock_wake_one(rs_lock *lock) {

@@ -82,6 +82,10 @@ void rs_lock_acquire_contended(rs_lock *_Nonnull lock);
 /// Gives the processor to another thread (`sched_yield`).
 void rs_thread_yield(void);
 void rs_lock_wake_one(rs_lock *_Nonnull lock);
+/// Acquires the lock if it is free; otherwise sleeps until it is released or `milliseconds`
+/// pass (or spuriously less), then tries once more. Returns nonzero when the lock was taken.
+/// Marks the lock contended, so its holder wakes a sleeper on release.
+int rs_lock_acquire_or_wait(rs_lock *_Nonnull lock, uint32_t milliseconds);
 
 static inline _Atomic(uint32_t) *_Nonnull rs_lock_word(rs_lock *_Nonnull lock) {
   return (_Atomic(uint32_t) *)&lock->state;

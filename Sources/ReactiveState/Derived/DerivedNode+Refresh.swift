@@ -158,7 +158,18 @@ extension DerivedNode {
       }
       rs_thread_yield()
     }
-    computeLock.lock()
+    // The wait is taken in slices: a thread whose wait cannot end (one subscribing a value to
+    // its inputs, see `lockInputUnlessHeldHere`) may close a cycle through this one after
+    // this one began to wait. Seen on three slices in a row, the cycle is no handover.
+    sightings = 0
+    while !computeLock.acquireOrWait(milliseconds: 10) {
+      sightings = WaitForGraph.shared.closesCycle(thread) ? sightings + 1 : 0
+      if sightings == 3 {
+        WaitForGraph.shared.endWaits(of: [thread])
+        reportCycle(acrossThreads: true)
+        return false
+      }
+    }
     WaitForGraph.shared.endWaits(of: [thread])
     return true
   }

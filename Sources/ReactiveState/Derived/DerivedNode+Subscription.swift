@@ -69,15 +69,26 @@ extension DerivedNode {
   /// nothing taken, when this thread holds it already: the inputs form a cycle (each value read
   /// the other at some time, the read that closed it reported) and `input` is further up this
   /// thread's stack — subscribed there, or being refreshed. Waiting would never end.
+  ///
+  /// A subscription cannot give up, so its wait is registered even when it closes a cycle of
+  /// threads, with the locks this thread holds on its stacks (settled nodes no longer name
+  /// their holder): a thread of that cycle waiting for one of them to read it sees the cycle
+  /// and fails its read instead (see `lockUnlessCycleAcrossThreads`).
   private func lockInputUnlessHeldHere(_ input: DerivedNode) -> Bool {
     if input.computeLock.tryLock() { return true }
-    if input.refreshingThread.load(ordering: .relaxed) == Self.currentThread { return false }
+    let thread = Self.currentThread
+    if input.refreshingThread.load(ordering: .relaxed) == thread { return false }
+    var held: [WaitTarget] = []
     var onStack: Unmanaged<DerivedNode>? = .passUnretained(self)
     while let node = onStack {
       if node.toOpaque() == Unmanaged.passUnretained(input).toOpaque() { return false }
+      held.append(.derivedValue(node))
       onStack = node._withUnsafeGuaranteedRef { $0.stackParent }
     }
+    WaitForGraph.shared.beginWaitUnconditionally(
+      thread, for: .derivedValue(.passUnretained(input)), holding: held)
     input.computeLock.lock()
+    WaitForGraph.shared.endWaits(of: [thread])
     return true
   }
 

@@ -28,6 +28,11 @@ struct RawWordLock: @unchecked Sendable {
   @inlinable @inline(__always) func unlock() { rs_lock_release(word) }
   /// Takes the lock only if it is free; never waits (usable while holding another lock).
   @inlinable @inline(__always) func tryLock() -> Bool { rs_lock_try_acquire(word) != 0 }
+  /// Takes the lock if it is free, or else sleeps until it is released or `milliseconds`
+  /// pass (or less) and tries once more; returns whether it holds the lock.
+  func acquireOrWait(milliseconds: UInt32) -> Bool {
+    rs_lock_acquire_or_wait(word, milliseconds) != 0
+  }
   /// Whether some thread holds the lock right now (sequentially consistent, like taking it).
   @inline(__always) var isHeld: Bool { rs_lock_is_held(word) != 0 }
 }

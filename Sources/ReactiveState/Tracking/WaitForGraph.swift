@@ -9,32 +9,40 @@
 /// it holds. Only contended paths come here. ``AnyCancellable`` and ``DerivedNode`` share one
 /// graph (``shared``): a cycle may pass through both kinds of wait (a cancel action reading a
 /// value whose derivation cancels that token).
-final class WaitForGraph<Target>: @unchecked Sendable {
+final class WaitForGraph<Target: Equatable>: @unchecked Sendable {
   private let lock = WordLock()
-  /// The waiting threads (their thread-state addresses) and what they wait for. A thread
-  /// waits for one target at a time.
-  private var waits: [(waiter: UInt, target: Target)] = []
-  /// The thread holding `target` now, or 0 (read under the graph's lock).
+  /// The waiting threads (their thread-state addresses), what each waits for (one target at
+  /// a time), and what it holds that ``holder`` cannot name.
+  private var waits: [(waiter: UInt, target: Target, holds: [Target])] = []
+  /// The thread holding `target` now, or 0 when it cannot tell (read under the graph's lock).
   private let holder: (Target) -> UInt
 
   /// A graph whose targets are held by the threads `holder` names.
   init(holder: @escaping (Target) -> UInt) { self.holder = holder }
 
-  /// Registers that `waiter` is about to wait for `target`; returns false, with nothing
-  /// registered, when that wait would close a cycle of waiting threads.
-  func beginWait(_ waiter: UInt, for target: Target) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    var thread = holder(target)
-    // A chain without a cycle ends within `waits.count` steps.
-    for _ in 0...waits.count {
-      if thread == 0 { break }
-      if thread == waiter { return false }
-      guard let next = waits.first(where: { $0.waiter == thread }) else { break }
-      thread = holder(next.target)
+  /// Registers that `waiter`, holding `holds`, is about to wait for `target`; returns false,
+  /// with nothing registered, when that wait would close a cycle of waiting threads.
+  func beginWait(_ waiter: UInt, for target: Target, holding holds: [Target] = []) -> Bool {
+    lock.withLock {
+      if chainLeads(from: target, to: waiter) { return false }
+      waits.append((waiter, target, holds))
+      return true
     }
-    waits.append((waiter, target))
-    return true
+  }
+
+  /// Registers a wait that cannot be given up, even when it closes a cycle: a thread in that
+  /// cycle whose wait can end sees it with ``closesCycle(_:)`` and gives up instead.
+  func beginWaitUnconditionally(_ waiter: UInt, for target: Target, holding holds: [Target]) {
+    lock.withLock { waits.append((waiter, target, holds)) }
+  }
+
+  /// Whether the registered wait of `waiter` is part of a cycle now (one registered after it
+  /// with ``beginWaitUnconditionally(_:for:holding:)`` closed it).
+  func closesCycle(_ waiter: UInt) -> Bool {
+    lock.withLock {
+      guard let own = waits.first(where: { $0.waiter == waiter }) else { return false }
+      return chainLeads(from: own.target, to: waiter)
+    }
   }
 
   /// The waits of `waiters` end (each holds what it waited for, gave up, or is about to be
@@ -42,15 +50,47 @@ final class WaitForGraph<Target>: @unchecked Sendable {
   func endWaits(of waiters: [UInt]) {
     lock.withLock { waits.removeAll { waiters.contains($0.waiter) } }
   }
+
+  /// Under the graph's lock: whether the chain from `target` (its holder, what that thread
+  /// waits for, its holder…) reaches `waiter`. A chain without a cycle ends within
+  /// `waits.count` steps.
+  private func chainLeads(from target: Target, to waiter: UInt) -> Bool {
+    var thread = holding(target)
+    for _ in 0...waits.count {
+      if thread == 0 { return false }
+      if thread == waiter { return true }
+      guard let next = waits.first(where: { $0.waiter == thread }) else { return false }
+      thread = holding(next.target)
+    }
+    return false
+  }
+
+  /// Under the graph's lock: the thread holding `target`, by ``holder`` or else by the
+  /// holdings a waiting thread registered; 0 when neither knows.
+  private func holding(_ target: Target) -> UInt {
+    let thread = holder(target)
+    if thread != 0 { return thread }
+    return waits.first { $0.holds.contains(target) }?.waiter ?? 0
+  }
 }
 
 /// What a thread of the shared wait-for graph waits for.
-enum WaitTarget {
+enum WaitTarget: Equatable {
   /// A derived value's compute lock, held by the thread refreshing the value (alive while its
   /// reader waits).
   case derivedValue(Unmanaged<DerivedNode>)
   /// The end of an ``AnyCancellable``'s action, held by the thread running it.
   case cancellation(runner: UInt)
+}
+
+extension WaitTarget {
+  static func == (lhs: WaitTarget, rhs: WaitTarget) -> Bool {
+    switch (lhs, rhs) {
+    case (.derivedValue(let one), .derivedValue(let other)): one.toOpaque() == other.toOpaque()
+    case (.cancellation(let one), .cancellation(let other)): one == other
+    default: false
+    }
+  }
 }
 
 extension WaitForGraph where Target == WaitTarget {

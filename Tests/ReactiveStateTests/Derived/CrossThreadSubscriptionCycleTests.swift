@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+import ReactiveState
+import Testing
+
+/// A cycle of threads closed by a subscription: a thread that subscribes a derived value to
+/// its inputs holds that value's compute lock (its refresh over) while it takes each derived
+/// input's lock. When the input is held by a thread whose computation reads the first value,
+/// each waits for the other. Subscribing cannot fail, so the reading thread must see the cycle
+/// and give up its read with `DerivedValueCycle` — even when it began waiting first.
+@Suite struct CrossThreadSubscriptionCycleTests {
+  /// `A = B + C`, `B` reads `A` once `m.a == 1` (else `m.b`), `C` reads `m.c`. Thread 1 reads
+  /// `A` in a tracking scope: `A`'s check finds `B` unchanged, then recomputes `C` (paused
+  /// there), settles, and subscribes upstream — where it needs `B`'s lock. Thread 2 holds `B`
+  /// (paused in its derivation, which then reads `A`). `firstWaiter` picks which thread
+  /// starts waiting first: thread 2 for `A`, or thread 1 for `B`.
+  @Test(arguments: [2, 1])
+  func aSubscriptionWaitingForAValueWhoseComputationReadsItEndsWithACycle(firstWaiter: Int) throws {
+    let m = HandModel()
+    let holderA = LockedBox<Computed<Int>?>(nil)
+    let pauseB = Pause()
+    let pauseC = Pause()
+    let b = Computed("SubscriptionCycleB") { () throws -> Int in
+      guard m.a == 1 else { return m.b }
+      pauseB.passIfArmed()
+      return (try holderA.value?.get() ?? 0) + 1
+    }
+    let c = Computed("SubscriptionCycleC") { () -> Int in
+      pauseC.passIfArmed()
+      return m.c > 100 ? 1 : 0
+    }
+    let a = Computed("SubscriptionCycleA") { () throws -> Int in try b.get() + c.value }
+    holderA.value = a
+    // Read unobserved: none of the three is linked to its inputs.
+    #expect((try? a.get()) == 0)
+    m.c = 5  // `C` recomputes, to an equal value, during `A`'s next check
+    pauseC.arm()
+    let done = DispatchSemaphore(value: 0)
+    let reports = LockedBox<[String]>([])
+    Thread.detachNewThread {
+      let reported = ObservationDiagnostics.capture {
+        withObservationTracking { _ = try? a.get() } onChange: {}
+      }
+      reports.value += reported.map(\.message)
+      done.signal()
+    }
+    pauseC.waitUntilReached()  // thread 1 is inside `C`; `B` was checked and released
+    m.a = 1
+    pauseB.arm()
+    let readOfB = LockedBox<Int?>(nil)
+    Thread.detachNewThread {
+      let reported = ObservationDiagnostics.capture { readOfB.value = try? b.get() }
+      reports.value += reported.map(\.message)
+      done.signal()
+    }
+    pauseB.waitUntilReached()  // thread 2 holds `B`'s compute lock
+    if firstWaiter == 2 {
+      pauseB.release()  // thread 2 waits for `A`, held by thread 1 (paused in `C`)
+      Thread.sleep(forTimeInterval: 0.2)
+      pauseC.release()  // thread 1 settles `A`, then waits for `B` while subscribing
+    } else {
+      pauseC.release()  // thread 1 settles `A`, then waits for `B` while subscribing
+      Thread.sleep(forTimeInterval: 0.2)
+      pauseB.release()  // thread 2 reads `A`, held by thread 1
+    }
+    // A deadlock guard, not a timing expectation.
+    let finished = [done.wait(timeout: .now() + 60), done.wait(timeout: .now() + 60)]
+    #expect(finished == [.success, .success], "the two threads deadlocked")
+    guard finished == [.success, .success] else { return }
+    // Thread 2's read of `A` failed: `B`'s derivation threw, and so did its read.
+    #expect(readOfB.value == nil)
+    #expect(
+      reports.value.contains {
+        $0.contains("SubscriptionCycleA is being computed on another thread that waits")
+      }, "\(reports.value)")
+    // The cycle is gone once `m.a` changes: every value is computed again, consistently.
+    m.a = 0
+    m.b = 7
+    #expect(try b.get() == 7)
+    #expect(try a.get() == 7)
+  }
+}
+
+/// A point in a derivation where its thread, once armed, stops until released.
+private final class Pause: @unchecked Sendable {
+  private let armed = LockedBox(false)
+  private let reached = DispatchSemaphore(value: 0)
+  private let go = DispatchSemaphore(value: 0)
+
+  /// The next pass stops.
+  func arm() { armed.value = true }
+
+  /// Called from the derivation: stops here if armed (once).
+  func passIfArmed() {
+    guard armed.value else { return }
+    armed.value = false
+    reached.signal()
+    go.wait()
+  }
+
+  /// Waits until a thread stopped here.
+  func waitUntilReached() { reached.wait() }
+
+  /// Lets the stopped thread go on.
+  func release() { go.signal() }
+}
