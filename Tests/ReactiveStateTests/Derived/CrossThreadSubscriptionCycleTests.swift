@@ -39,7 +39,10 @@ import Testing
     let reports = LockedBox<[String]>([])
     Thread.detachNewThread {
       let reported = ObservationDiagnostics.capture {
-        withObservationTracking { _ = try? a.get() } onChange: {}
+        withObservationTracking {
+          _ = try? a.get()
+        } onChange: {
+        }
       }
       reports.value += reported.map(\.message)
       done.signal()
