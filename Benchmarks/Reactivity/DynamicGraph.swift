@@ -120,9 +120,10 @@ struct DynamicGraph<F: ReactiveFramework> {
   /// milomg's `runGraph`: one batched write per iteration, then a read of every leaf.
   /// Returns the sum of the leaves, folded as the JS `reduce` does.
   ///
-  /// The JS suite always starts at iteration 0, so a run repeats the previous run's writes and
-  /// only its first `iterations - width` writes change anything. Shortened runs start at
-  /// `firstIteration` instead (continuing the previous run), so every write is a change.
+  /// The JS suite always starts at iteration 0; with more iterations than sources, every
+  /// write changes a source (`i + sourceIndex` differs from what the previous run left).
+  /// Shortened runs, with fewer iterations than sources, would repeat the previous run's
+  /// writes and change nothing: they start at `firstIteration` (continuing the previous run).
   func run(iterations: Int, from firstIteration: Int = 0) -> Double {
     for i in firstIteration..<(firstIteration + iterations) {
       let sourceIndex = i % sources.count

@@ -50,7 +50,7 @@ private func runScenario<S: ReactivityScenario>(_ scenario: S, _ harness: Benchm
   let ours = scenario.run(
     primary,
     context: ScenarioContext(
-      harness: harness, checker: primaryChecker, divisor: 1, isBaseline: false))
+      harness: harness, checker: primaryChecker, divisor: 1))
   primaryChecker.report(to: harness, scenario: scenario.name, adapter: primary.name)
 
   let baseline = ObservationFramework()
@@ -59,7 +59,7 @@ private func runScenario<S: ReactivityScenario>(_ scenario: S, _ harness: Benchm
   let base = scenario.run(
     baseline,
     context: ScenarioContext(
-      harness: harness, checker: baselineChecker, divisor: divisor, isBaseline: true))
+      harness: harness, checker: baselineChecker, divisor: divisor))
   baselineChecker.report(to: harness, scenario: scenario.name, adapter: baseline.name)
 
   var notes: [String] = []

@@ -19,24 +19,15 @@ struct ScenarioContext {
   let checker: ResultChecker
   /// Work divisor for slow adapters (1 = the JS suite's amounts of work).
   let divisor: Int
-  /// Whether this is the slow baseline (fewer samples keep the group's runtime reasonable).
-  let isBaseline: Bool
-
   /// Scales a full-mode count by `--quick` and the divisor; never below `minimum`.
   func scaled(_ full: Int, minimum: Int = 1) -> Int {
     max(minimum, harness.iterations(full) / divisor)
   }
 
-  /// Timed samples per measurement: fewer than the harness's default, because one sample of
-  /// these scenarios is a whole graph run (seconds for the baseline).
-  var samples: Int {
-    switch (harness.quick, isBaseline) {
-    case (true, true): 1
-    case (true, false): 2
-    case (false, true): 3
-    case (false, false): 5
-    }
-  }
+  /// Timed samples per measurement, the same for both engines: fewer than the harness's
+  /// default, because one sample of these scenarios is a whole graph run (seconds for the
+  /// baseline).
+  var samples: Int { harness.quick ? 1 : 3 }
 
   /// Duration one kairo sample aims for (the number of `iter()` calls adapts to it).
   var targetSampleNanoseconds: Double { harness.quick ? 10e6 : 100e6 }
