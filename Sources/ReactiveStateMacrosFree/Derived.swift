@@ -34,6 +34,11 @@ import Synchronization
 ///   of each instance's property creates its `Computed`.
 /// - Classes only, as `@Tracked`: the instance reaches the wrapper through the
 ///   enclosing-instance subscript, so a struct's use is a compile error.
+/// - **Storage assigned from another instance** (`_total = other._total`, as a copying
+///   initialiser might do) keeps deriving from that instance's `Computed` for that instance
+///   only: this instance's reads compute on the spot, uncached (their reads are tracked
+///   directly), `$total` is a new `Computed` each time, and a diagnostic names the property.
+///   Leave the storage out of such an initialiser: each instance makes its own.
 @propertyWrapper
 public struct Derived<Host: AnyObject, Value> {
   @usableFromInline let storage: _DerivedStorage<Host, Value>
@@ -73,7 +78,9 @@ public struct Derived<Host: AnyObject, Value> {
     let derived = Unmanaged.passUnretained(host[keyPath: storage].storage)
     do {
       // Unretained: the host owns its storage, which owns the value.
-      let value = derived._withUnsafeGuaranteedRef { $0.computed(of: host) }
+      guard let value = derived._withUnsafeGuaranteedRef({ $0.computed(of: host) }) else {
+        return derived.takeUnretainedValue().deriveForCopiedStorage(host)
+      }
       return try value._withUnsafeGuaranteedRef { try $0.get() }
     } catch is DerivedObjectReleased {
       // Only inside the host's deinitialiser: computed on the spot, not cached.
@@ -94,7 +101,8 @@ public struct Derived<Host: AnyObject, Value> {
     projected projected: KeyPath<Host, Computed<Value>>,
     storage storage: ReferenceWritableKeyPath<Host, Derived<Host, Value>>
   ) -> Computed<Value> {
-    host[keyPath: storage].storage.computed(of: host).takeUnretainedValue()
+    let derived = host[keyPath: storage].storage
+    return derived.computed(of: host)?.takeUnretainedValue() ?? derived.uncached(for: host)
   }
 }
 
@@ -122,6 +130,11 @@ public final class _DerivedStorage<Host: AnyObject, Value>: @unchecked Sendable 
   private let line: UInt
   /// The value's address, retained, once created (0 before).
   private let created = Atomic<UInt>(0)
+  /// The address of the instance the value derives from, claimed before the value is
+  /// published (0 before). Another instance may hold this storage (assigned from this one's).
+  private let owner = Atomic<UInt>(0)
+  /// Whether the diagnostic for storage assigned from another instance was reported.
+  private let reportedCopy = Atomic<Bool>(false)
 
   @usableFromInline
   init(
@@ -141,22 +154,60 @@ public final class _DerivedStorage<Host: AnyObject, Value>: @unchecked Sendable 
     }
   }
 
-  /// The value of `host`'s property, created on first use (unretained: this storage owns it).
+  /// The value of `host`'s property, created on first use (unretained: this storage owns it);
+  /// nil when this storage belongs to another instance.
   @inlinable @inline(__always)
-  public func computed(of host: Host) -> Unmanaged<Computed<Value>> {
-    if let existing = UnsafeRawPointer(bitPattern: createdBits) {
+  public func computed(of host: Host) -> Unmanaged<Computed<Value>>? {
+    if let existing = UnsafeRawPointer(bitPattern: createdBits), ownerBits == Self.address(host) {
       return Unmanaged<Computed<Value>>.fromOpaque(existing)
     }
-    return .passUnretained(create(for: host))
+    return create(for: host).map { .passUnretained($0) }
   }
 
   @usableFromInline var createdBits: UInt { created.load(ordering: .acquiring) }
+  @usableFromInline var ownerBits: UInt { owner.load(ordering: .relaxed) }
+
+  @usableFromInline @inline(__always)
+  static func address(_ host: Host) -> UInt {
+    UInt(bitPattern: Unmanaged.passUnretained(host).toOpaque())
+  }
+
+  /// The name diagnostics give the value.
+  private var name: String { "@Derived \(Host.self).\(Value.self) at \(fileID):\(line)" }
+
+  /// A read by an instance this storage does not belong to: computed on the spot.
+  @usableFromInline @inline(never)
+  func deriveForCopiedStorage(_ host: Host) -> Value {
+    reportCopy()
+    return derive(host)
+  }
+
+  /// `$property` for an instance this storage does not belong to: a new value, not cached.
+  @usableFromInline @inline(never)
+  func uncached(for host: Host) -> Computed<Value> {
+    reportCopy()
+    return make(host, name)
+  }
+
+  private func reportCopy() {
+    guard !reportedCopy.exchange(true, ordering: .relaxed) else { return }
+    ObservationDiagnostics._report(
+      "\(name) is read through storage assigned from another instance, whose value it "
+        + "belongs to: it is computed on each read, uncached. To fix: do not assign the "
+        + "@Derived storage (`_property = other._property`); each instance makes its own")
+  }
 
   /// Creates the value; when another thread published one first, discards this one (never
-  /// computed) and returns the published one.
+  /// computed) and returns the published one. Nil when the storage belongs to another
+  /// instance.
   @usableFromInline @inline(never)
-  func create(for host: Host) -> Computed<Value> {
-    let name = "@Derived \(Host.self).\(Value.self) at \(fileID):\(line)"
+  func create(for host: Host) -> Computed<Value>? {
+    let address = Self.address(host)
+    let claimed = owner.compareExchange(expected: 0, desired: address, ordering: .relaxed)
+    guard claimed.exchanged || claimed.original == address else { return nil }
+    if let existing = UnsafeRawPointer(bitPattern: createdBits) {
+      return Unmanaged<Computed<Value>>.fromOpaque(existing).takeUnretainedValue()
+    }
     let candidate = Unmanaged.passRetained(make(host, name))
     let bits = UInt(bitPattern: candidate.toOpaque())
     let (won, published) = created.compareExchange(

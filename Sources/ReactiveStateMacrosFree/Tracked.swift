@@ -37,6 +37,10 @@
 ///   the registrar's; with any `willSet`/`didSet`, in-place mutation goes through get + set: it
 ///   copies, and the equality rule applies, so a mutation that leaves the value equal (`+= 0`)
 ///   does not notify (the macro's notifies).
+/// - **Storage stays with its property**: assigning one property's storage to another of the
+///   same object (`_a = _b`) moves the cached slot token with it, so `a`'s reads and writes then
+///   go to `b`'s observers (debug builds report such a write). Assign the value (`a = b`).
+///   Storage assigned from another object is detected and refilled.
 /// - Costs 32 bytes per property beside the value: the equality rule (a metatype, 16 bytes)
 ///   and the cached slot token (16 bytes).
 @propertyWrapper

@@ -51,6 +51,10 @@ public enum ObservationDiagnostics {
     return capture.diagnostics
   }
 
+  /// Records a diagnostic, as the library's own are (for `ReactiveStateMacrosFree`; not for
+  /// general use).
+  public static func _report(_ message: String) { report(message) }
+
   static func report(_ message: String) {
     let diagnostic = ObservationDiagnostic(message: message)
     var pointer = rs_current_thread().pointee.diagnostics_capture

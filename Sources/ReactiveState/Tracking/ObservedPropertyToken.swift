@@ -8,7 +8,10 @@ import CReactiveState
 /// and pass it to ``ObservationRegistrar/_withMutation(of:keyPath:token:_:)``. Valid only with
 /// the registrar and key path it was filled for: a token that reaches another registrar (its
 /// storage copied into another object, even one allocated where a released object was) is
-/// ignored there and refilled. Not for general use.
+/// ignored there and refilled. A token copied to another property of the same object (with
+/// its storage: `_a = _b`) is not detected in optimised builds: that property's reads and
+/// writes then go to the other one's slot. Debug builds report such a write as a diagnostic.
+/// Not for general use.
 public struct _ObservedPropertyToken: Sendable {
   @usableFromInline nonisolated(unsafe) var filledSlot: Unmanaged<PropertySlot>?
   /// The serial of the registrar the slot belongs to (``PropertySlot/registrarSerial``; 0
@@ -41,7 +44,10 @@ public struct _ObservedPropertyToken: Sendable {
   mutating func filledSlot(in storage: RegistrarStorage, keyPath: () -> AnyKeyPath)
     -> Unmanaged<PropertySlot>
   {
-    if let cached = slot(in: storage) { return cached }
+    if let cached = slot(in: storage) {
+      if _isDebugAssertConfiguration() { storage.checkToken(naming: cached, for: keyPath()) }
+      return cached
+    }
     let slot = storage.slot(site: nil, keyPath: keyPath)
     filledSlot = slot
     owner = slot._withUnsafeGuaranteedRef { $0.registrarSerial }
@@ -124,5 +130,19 @@ extension ObservationRegistrar {
   @inlinable @inline(__always)
   public func _didModify(token: _ObservedPropertyToken) {
     if let slot = token.slot(in: storage) { storage.didSet(slot) }
+  }
+}
+
+extension RegistrarStorage {
+  /// Debug builds: reports a token that names another property's slot than the one written
+  /// (its storage was assigned from another property of the same object).
+  @usableFromInline @inline(never)
+  func checkToken(naming slot: Unmanaged<PropertySlot>, for keyPath: AnyKeyPath) {
+    let named = slot._withUnsafeGuaranteedRef { $0.keyPath }
+    guard named != keyPath else { return }
+    ObservationDiagnostics.report(
+      "A write of \(keyPath) notifies observers of \(named): its storage was assigned from "
+        + "that property's (`_a = _b` with @Tracked), and its cached slot went with it. To fix: "
+        + "assign the value (`a = b`), not the property wrapper's storage")
   }
 }

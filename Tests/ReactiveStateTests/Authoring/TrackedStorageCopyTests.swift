@@ -59,4 +59,66 @@ import Testing
     #expect(original.values == [1])
     #expect(clone.values == [3])
   }
+
+  final class Pair: TrackedObservable, @unchecked Sendable {
+    let observationRegistrar = ReactiveState.ObservationRegistrar()
+    @Tracked var a = 0
+    @Tracked var b = 0
+    func moveStorageOfBIntoA() { _a = _b }
+  }
+
+  /// Deliberately different from the macro, where `_a = _b` copies a value: `@Tracked` storage
+  /// carries its property's cached slot, so after the assignment `a`'s writes notify `b`'s
+  /// observers. Not detected in optimised builds (the check would cost every write); debug
+  /// builds, which run these tests, name the mistake.
+  @Test func storageAssignedFromAnotherPropertyOfTheObjectIsReportedOnWrite() {
+    let pair = Pair()
+    _ = Self.fires(reading: { _ = pair.b }, during: { pair.b = 1 })  // fills b's token
+    pair.moveStorageOfBIntoA()
+    let reported = ObservationDiagnostics.capture { pair.a = 5 }
+    #expect(reported.count == 1)
+    #expect(reported.first?.message.contains("its storage was assigned from") == true)
+    let untouched = Pair()
+    #expect(ObservationDiagnostics.capture { untouched.a = 5 }.isEmpty)
+  }
+
+  final class Cart: TrackedObservable, @unchecked Sendable {
+    let observationRegistrar = ReactiveState.ObservationRegistrar()
+    @Tracked var prices: [Int] = []
+    @Derived({ (cart: Cart) in cart.prices.reduce(0, +) }) var total: Int
+    init() {}
+    init(copying other: Cart) {
+      _prices = other._prices
+      _total = other._total
+    }
+  }
+
+  /// `@Derived` storage assigned from another instance used to serve that instance's value.
+  /// The copy now computes its own, on each read, tracks what it reads, and says why.
+  @Test func derivedStorageAssignedFromAnotherInstanceDerivesFromItsNewInstance() {
+    let original = Cart()
+    original.prices = [1]
+    #expect(original.total == 1)
+    let copy = Cart(copying: original)
+    var reported = ObservationDiagnostics.capture {
+      copy.prices = [100]
+      #expect(copy.total == 100)
+      #expect((try? copy.$total.get()) == 100)
+    }
+    #expect(reported.count == 1)  // once per storage
+    #expect(reported.first?.message.contains("storage assigned from another instance") == true)
+    #expect(original.total == 1)
+    // The copy's reads are tracked: a change of its prices reaches an observer of its total.
+    let fired = Self.fires(reading: { _ = copy.total }, during: { copy.prices = [100, 5] })
+    #expect(fired == 1)
+    #expect(copy.total == 105)
+    // The original keeps its cached value and its own dependencies.
+    reported = ObservationDiagnostics.capture {
+      let originalFired = Self.fires(
+        reading: { _ = original.total }, during: { original.prices = [2] })
+      #expect(originalFired == 1)
+    }
+    #expect(reported.isEmpty)
+    #expect(original.total == 2)
+  }
 }
