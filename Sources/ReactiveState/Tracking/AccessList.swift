@@ -76,6 +76,8 @@ final class AccessList: TrackingScope {
     reads.append(slot, version: slot.version.load(ordering: .sequentiallyConsistent))
   }
 
+  /// The read of `slot` now stands at `version`, the one this thread's write moved it to: the
+  /// install sees a later move (another thread's, during this write's delivery) as a change.
   override func noteOwnMutation(_ slot: SourceNode, version: UInt64) {
     let source = Unmanaged.passUnretained(slot).toOpaque()
     let entries = reads.inputs

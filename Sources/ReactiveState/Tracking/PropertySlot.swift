@@ -184,12 +184,18 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
     return (willSetListeners.load(ordering: .sequentiallyConsistent) != 0, from)
   }
 
-  /// `didSet`: makes the version even again and returns whether anyone listens to `didSet`
-  /// (and the version the move started from). Two threads' writes of the property that
-  /// overlap leave it odd until the second ends: a write is still in flight.
+  /// `didSet`: makes the version even again and returns the version the move started from.
+  /// Two threads' writes of the property that overlap leave it odd until the second ends: a
+  /// write is still in flight. Whether anyone listens to `didSet` is read after it
+  /// (``hasDidSetListeners``), once the writer has noted its move.
   @inline(__always)
-  func endMutation(owned: Bool) -> (didSet: Bool, from: UInt64) {
-    let from = moveVersion(by: 1, owned: owned)
-    return (didSetListeners.load(ordering: .sequentiallyConsistent) != 0, from)
+  func endMutation(owned: Bool) -> UInt64 {
+    moveVersion(by: 1, owned: owned)
   }
+
+  /// Whether a subscriber reacts to `didSet` of this property. Read after a version move (a
+  /// full barrier): a subscriber linked before the move is counted, one linked after it sees
+  /// the new version when it checks the one it read.
+  @inline(__always)
+  var hasDidSetListeners: Bool { didSetListeners.load(ordering: .sequentiallyConsistent) != 0 }
 }

@@ -367,10 +367,11 @@ private enum SlotWrites {
   /// `didSet`.
   @inline(never)
   static func endAnnounced(_ slot: PropertySlot) {
-    let (toGraph, from) = slot.endMutation(owned: slot.isOwnedByCurrentThread)
+    let from = slot.endMutation(owned: slot.isOwnedByCurrentThread)
+    // Noted at the version this move made, before the delivery (see `noteOwnMutation`).
+    TrackingScope.noteMutationOnCurrentThread(slot, movedTo: from &+ 1)
     let continuous = slot.claimParkedContinuousObserver(from: from)
-    announce(.didSet, of: slot, toGraph: toGraph, parked: continuous)
-    TrackingScope.noteMutationOnCurrentThread(slot)
+    announce(.didSet, of: slot, toGraph: slot.hasDidSetListeners, parked: continuous)
   }
 
   /// The end of an unannounced write (see ``RegistrarStorage/didSet(_:announced:)``).
@@ -392,6 +393,7 @@ private enum SlotWrites {
   static func announceUnannounced(_ slot: PropertySlot) {
     let owned = slot.isOwnedByCurrentThread
     let (willSetListened, didSetListened, from) = slot.endUnannouncedMutation(owned: owned)
+    TrackingScope.noteMutationOnCurrentThread(slot, movedTo: from &+ 2)
     // A one-shot parked while the write was in flight (it may have read the old value) is
     // fired late, as its willSet; a continuous observer runs with the didSet.
     let continuous = slot.claimParkedContinuousObserver(from: from)
@@ -403,7 +405,6 @@ private enum SlotWrites {
     let didSetToGraph =
       didSetListened || (willSetListened && slot.didSetListeners.load(ordering: .relaxed) != 0)
     announce(.didSet, of: slot, toGraph: didSetToGraph, parked: continuous)
-    TrackingScope.noteMutationOnCurrentThread(slot)
   }
 
   /// Delivers `event` of `slot` (its version already moved) to the registration taken from

@@ -69,7 +69,10 @@ class TrackingScope {
   func holdUntilComputationEnds(_ object: AnyObject) {}
 
   /// The mutating thread itself changed `slot` while this scope was active (e.g. `+= 1`
-  /// inside `apply`): a scope must not treat its own write as a change it missed.
+  /// inside `apply`): a scope must not treat its own write as a change it missed. `version`
+  /// is the one that write's last move left the slot at; a later move of it is not this
+  /// write's. Called in the order of the thread's moves (a write nested in another's delivery
+  /// is noted after it).
   func noteOwnMutation(_ slot: SourceNode, version: UInt64) {}
 
   /// Makes this scope current (remembering the previous one as `parent`).
@@ -103,21 +106,25 @@ class TrackingScope {
     rs_current_scope().map { Unmanaged<TrackingScope>.fromOpaque($0).takeUnretainedValue() }
   }
 
-  /// Walks the current thread's scope chain after a mutation of `slot` on this thread.
+  /// Walks the current thread's scope chain after a write of `slot` on this thread moved its
+  /// version to `version` (the write's last move), before the write is delivered: the value
+  /// the move returned, not a later load, which another thread's write during the delivery
+  /// may have moved on (that one is a change the scopes missed).
   @inline(__always)
-  static func noteMutationOnCurrentThread(_ slot: SourceNode) {
+  static func noteMutationOnCurrentThread(_ slot: SourceNode, movedTo version: UInt64) {
     let thread = rs_current_thread()
     // Inside `withoutObservationTracking`, the suspended scope still owns the write.
     guard let innermost = thread.pointee.scope ?? thread.pointee.untracked_scope else { return }
-    noteMutation(of: slot, from: innermost)
+    noteMutation(of: slot, movedTo: version, from: innermost)
   }
 
-  /// ``noteMutationOnCurrentThread(_:)`` with a scope active or suspended (out of line: most
-  /// writes happen outside any).
+  /// ``noteMutationOnCurrentThread(_:movedTo:)`` with a scope active or suspended (out of
+  /// line: most writes happen outside any).
   @inline(never)
-  private static func noteMutation(of slot: SourceNode, from innermost: UnsafeMutableRawPointer) {
+  private static func noteMutation(
+    of slot: SourceNode, movedTo version: UInt64, from innermost: UnsafeMutableRawPointer
+  ) {
     var pointer = innermost
-    let version = slot.version.load(ordering: .acquiring)
     while true {
       let scope = Unmanaged<TrackingScope>.fromOpaque(pointer).takeUnretainedValue()
       scope.noteOwnMutation(slot, version: version)
