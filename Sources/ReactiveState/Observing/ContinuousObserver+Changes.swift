@@ -27,6 +27,12 @@ extension ContinuousObserver {
     case .cancelled, .parked:  // a parked observer has no links
       return false
     case .running:
+      if duringWalk && startPass == ChangePropagation.currentPass {
+        // This walk started the run, which begins after the walk: it covers the change. A
+        // second link to the same source (see `SourceNode.lastReaderStamp`) reached it.
+        startIsCertain = startIsCertain || certain
+        return false
+      }
       if bodyThread.load(ordering: .relaxed) == UInt(bitPattern: rs_current_thread()) {
         dirtiedByOwnThread = true
       }
@@ -95,6 +101,7 @@ extension ContinuousObserver {
     ObservationWave.advance()
     handsPendingRetainToQueue = true  // the run keeps the observer alive
     startedByReceive = true
+    startPass = ChangePropagation.currentPass
     startKind = kind
     // A `willSet` run now, before the store, cannot know the derived value's new value: it is
     // delivered as a change that may come.

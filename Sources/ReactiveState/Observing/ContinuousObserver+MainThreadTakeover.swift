@@ -29,6 +29,7 @@ extension ContinuousObserver {
     // `handsPendingRetainToQueue` stays as it is: no queue reads it for a main-actor observer
     // (another thread's queue may still hold this one), and each queue keeps its own retain.
     startedByReceive = true
+    startPass = ChangePropagation.currentPass
     startKind = kind
     startIsCertain = pendingIsCertain || kind == .willSet
     startKeyPath = pendingKeyPath

@@ -128,8 +128,10 @@ extension ContinuousObserver {
 
   /// After a run that read singly: parks the observer again, or says to run again
   /// (`changed`) when a write may have been missed during the run. Only runs that wrote the
-  /// property the observer parks on themselves (``runWroteParkingSlot``) count toward
-  /// ``rerunLimit``, past which the loop is reported and the observer parks regardless.
+  /// property the observer parks on themselves, or through a run nested in them (one begun
+  /// inside their `withoutObservationTracking` too, see ``TrackingScope/suspendedScope``), count
+  /// toward ``rerunLimit`` (``runWroteParkingSlot``), past which the loop is reported and the
+  /// observer parks regardless.
   /// `linked`: the cursor is set for the graph end of the run.
   func settleSingleRun(reruns: inout Int) -> ParkOutcome {
     guard singleSource != nil, parkingIsEstablished else {

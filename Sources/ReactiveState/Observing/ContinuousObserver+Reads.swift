@@ -42,6 +42,9 @@ extension ContinuousObserver {
       dirtiedByOwnThread = false
       bodyThread.store(UInt(bitPattern: rs_current_thread()), ordering: .relaxed)
       scope.begin()
+      // Begun inside `withoutObservationTracking` (a write there ran it): a write here is
+      // still the suspended scope's too — its observer's, when this run is part of a loop.
+      scope.noteSuspendedScope()
       if hasEventBody {
         eventBody.unsafelyUnwrapped(
           ObservationTracking.Event(kind: kind, keyPath: copy keyPath, canceller: self))
@@ -75,6 +78,10 @@ extension ContinuousObserver {
   /// body was called through a frame of its own). The steady state — the next old link is
   /// this source's (so it is no re-read after a nested scope either, see
   /// `isConfirmedThisRun`), and a derived source is the next kept one — makes no call.
+  ///
+  /// A re-read that another scope's stamp made look new (see ``SourceNode/lastReaderStamp``)
+  /// may link the source a second time: no check here costs the reads for that rare case,
+  /// and a change that reaches the observer through both links runs it once (``enqueue``).
   @inline(never)
   static func trackRead(
     _ slot: SourceNode, by observer: ContinuousObserver, stamp: UInt64, hadNestedScope: Bool

@@ -82,6 +82,9 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// `pendingIsCertain`).
   @exclusivity(unchecked) var startKind = ObservationTracking.Event.Kind.initial
   @exclusivity(unchecked) var startIsCertain = false
+  /// The ``ChangePropagation/currentPass`` in which `receive` (or a main-thread takeover) last
+  /// started a run (graph lock): a walk that reaches the observer twice runs it once.
+  @exclusivity(unchecked) var startPass: UInt64 = 0
   /// Whether a change that marked the current run dirty came from the thread running its
   /// body: only such re-runs count toward ``rerunLimit``. Written by that thread alone (in
   /// `enqueue`, under the graph lock, and cleared as each run's body starts).

@@ -127,6 +127,12 @@ enum ChangePropagation {
     return walkPass
   }
 
+  /// The latest pass (graph lock). During a walk of ``notify(_:_:firstCalling:)`` it is that
+  /// walk's, unique to it: no other pass starts inside it (derived values queue the passes
+  /// of their own until it ends, see `DerivedNode.isInsideWalk`).
+  @inline(__always)
+  static var currentPass: UInt64 { walkPass }
+
   /// Set by a subscriber the current walk reached that must hear the source's next write even
   /// though it is still waiting (a main-actor observer waiting for its hop, which a change on
   /// the main thread runs at once): the walk then leaves its source unmarked (graph lock).

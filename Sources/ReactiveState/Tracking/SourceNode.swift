@@ -23,12 +23,17 @@ class SourceNode: ReactiveNode, @unchecked Sendable {
   /// while the mutation is in flight (inside its `willSet` callbacks) reads "before" it, as
   /// in Observation, instead of treating it as a missed change.
   final let mutatingThread = Atomic<UInt64>(0)
-  /// Stamp of the last tracking scope that recorded this source (a cheap duplicate filter; a
-  /// race between threads only produces a harmless duplicate entry).
+  /// Stamp of the last tracking scope that recorded this source: a cheap duplicate filter,
+  /// one word per source. Another scope's read in between — on another thread, or one begun
+  /// inside `withoutObservationTracking`, which cannot tell the enclosing scope — overwrites
+  /// it, so a re-read looks new and the scope may record the source twice. Every scope
+  /// tolerates that: a one-shot's install links each source once (``installMark``), a
+  /// derived value is walked once per change, and a continuous observer that a walk reaches
+  /// through two links runs once (see `ContinuousObserver.enqueue`).
   @usableFromInline final let lastReaderStamp = Atomic<UInt64>(0)
 
   /// Whether this is the first read of the source by the scope stamped `stamp` (and marks
-  /// it read). A race between threads only lets a duplicate through, which callers tolerate.
+  /// it read). It may say so of a re-read (see ``lastReaderStamp``), which callers tolerate.
   @inline(__always)
   final func isFirstRead(byScope stamp: UInt64) -> Bool {
     if lastReaderStamp.load(ordering: .relaxed) == stamp { return false }

@@ -22,12 +22,16 @@ class TrackingScope {
   @exclusivity(unchecked) @usableFromInline final var lastStorageEpoch: UInt64 = 0
   /// Whether another scope began inside this one since ``reset()`` (a derived value computed,
   /// a nested observation): it stamped the sources it read with its own stamp, so a later
-  /// read of such a source here looks like a first read although it may not be one.
+  /// read of such a source here looks like a first read although it may not be one. Not set
+  /// by one begun inside `withoutObservationTracking` (none is current then), nor by another
+  /// thread's: see ``SourceNode/lastReaderStamp`` for why a duplicate is tolerated.
   @exclusivity(unchecked) final var hadNestedScope = false
   /// The scope that a `withoutObservationTracking` around this one suspended, when this one
-  /// began there with no scope current (set by one-shot tracking, see
-  /// ``noteSuspendedScope()``): a write made while this scope is active is that scope's own
-  /// too, as it would be without this scope in between.
+  /// began there with no scope current (set by one-shot tracking, derived values'
+  /// computations and continuous observers' runs, see ``noteSuspendedScope()``; meaningful
+  /// only when `parent` is nil): a write made while this scope is active is that scope's own
+  /// too, as it would be without this scope in between (a continuous observer's rerun limit
+  /// counts on it).
   @exclusivity(unchecked) final var suspendedScope: UnsafeMutableRawPointer?
 
   init() {}
@@ -89,10 +93,11 @@ class TrackingScope {
   }
 
   /// After ``begin()``: remembers the scope suspended by an enclosing
-  /// `withoutObservationTracking` when no scope was current (see ``suspendedScope``).
+  /// `withoutObservationTracking` (see ``suspendedScope``). Stored whether or not a scope was
+  /// current, with no test: readers take `parent` first, so it only counts when that is nil.
   @inline(__always)
   final func noteSuspendedScope() {
-    suspendedScope = parent == nil ? rs_current_thread().pointee.untracked_scope : nil
+    suspendedScope = rs_current_thread().pointee.untracked_scope
   }
 
   /// Restores the scope that was current before ``begin()``.

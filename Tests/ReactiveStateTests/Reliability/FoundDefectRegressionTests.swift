@@ -83,6 +83,53 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  /// A property re-read after another thread's tracking scope stamped it as its own read (the
+  /// stamp is one word per property) was linked twice, so one write reached the observer
+  /// twice: an extra `didSet` run.
+  @Test func aReReadAfterAnotherThreadsScopeDoesNotDoubleTheRuns() {
+    let model = HandModel()
+    let events = LockedBox<[String]>([])
+    let firstRun = LockedBox(true)
+    let token = withContinuousObservation(options: .didSet) { event in
+      events.value.append("\(event.kind)")
+      _ = model.a
+      _ = model.b
+      let first = firstRun.value
+      firstRun.value = false
+      if first {
+        onAnotherThread { ReactiveState.withObservationTracking({ _ = model.a }, onChange: {}) }
+      }
+      _ = model.a
+    }
+    model.a = 1
+    #expect(events.value == ["initial", "didSet"])
+    model.a = 2
+    #expect(events.value == ["initial", "didSet", "didSet"])
+    token.cancel()
+  }
+
+  /// The same on one thread: a scope begun inside `withoutObservationTracking` finds no scope
+  /// current, so it cannot tell the observer's that it re-stamped what it read (each run
+  /// links the property twice here).
+  @Test func aReReadAfterAnUntrackedNestedScopeDoesNotDoubleTheRuns() {
+    let model = HandModel()
+    let runs = LockedBox(0)
+    let token = observe {
+      runs.value += 1
+      _ = model.a
+      _ = model.b
+      withoutObservationTracking {
+        ReactiveState.withObservationTracking({ _ = model.a }, onChange: {})
+      }
+      _ = model.a
+    }
+    model.a = 1
+    #expect(runs.value == 2)
+    model.a = 2
+    #expect(runs.value == 3)
+    token.cancel()
+  }
+
   /// Lifetime: an `ObservedValues` iterator dropped mid-iteration no longer keeps its closure
   /// (the observer held its iteration strongly: a cycle through the iteration's token).
   @Test func aDroppedIteratorReleasesItsClosure() async {

@@ -116,6 +116,68 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
+  /// Two parked observers that keep changing each other with untracked writes: each write
+  /// runs the other one nested, with no tracking scope current, and the nested run's write of
+  /// the outer one's property used to count for nobody, so the loop never ended.
+  @Test func parkedObserversChangingEachOtherUntrackedAreStopped() {
+    let model = HandModel()
+    let runs = LockedBox(0)
+    var tokens: [ObservationToken] = []
+    let reports = ObservationDiagnostics.capture {
+      tokens.append(
+        observe {
+          let value = model.a
+          runs.value += 1
+          if runs.value > 20_000 { return }
+          withoutObservationTracking { model.b = value + 1 }
+        })
+      tokens.append(
+        observe {
+          let value = model.b
+          runs.value += 1
+          if runs.value > 20_000 { return }
+          withoutObservationTracking { model.a = value + 1 }
+        })
+    }
+    #expect(model.aHasParkedContinuousObserver)
+    #expect(runs.value < 1_000)
+    #expect(reports.contains { $0.message.contains("invalidated itself") })
+    for token in tokens { token.cancel() }
+  }
+
+  /// The same with one parked observer (of `a`) and one graph observer (of `b` and `c`):
+  /// stopped whether the parked run is nested in the graph one (the parked observer starts
+  /// last) or encloses it (a later outside write of `a`).
+  @Test func aParkedAndAGraphObserverChangingEachOtherUntrackedAreStopped() {
+    let model = HandModel()
+    let runs = LockedBox(0)
+    var tokens: [ObservationToken] = []
+    let reports = ObservationDiagnostics.capture {
+      tokens.append(
+        observe {
+          let value = model.b + model.c
+          runs.value += 1
+          if runs.value > 20_000 { return }
+          withoutObservationTracking { model.a = value + 1 }
+        })
+      tokens.append(
+        observe {
+          let value = model.a
+          runs.value += 1
+          if runs.value > 20_000 { return }
+          withoutObservationTracking { model.b = value + 1 }
+        })
+    }
+    #expect(model.aHasParkedContinuousObserver)
+    #expect(runs.value < 1_000)
+    #expect(reports.contains { $0.message.contains("invalidated itself") })
+    runs.value = 0
+    let laterReports = ObservationDiagnostics.capture { model.a = -1 }
+    #expect(runs.value < 1_000)
+    #expect(laterReports.contains { $0.message.contains("invalidated itself") })
+    for token in tokens { token.cancel() }
+  }
+
   /// Four threads write while the parked observer runs: afterwards its last run saw the
   /// final value, and no two runs ever overlapped. (The probe model's storage takes a lock:
   /// the registrar synchronizes observation, not the model's storage.) `announced`: a
