@@ -8,6 +8,18 @@ import Synchronization
 /// delivered for tracked objects deallocated while it is active; with only `.deinit`
 /// requested it stays until the last tracked object is gone. `event.cancel()` ends it at
 /// once (a `.didSet` paired with a cancelled `.willSet` is not delivered).
+///
+/// Which `didSet` ends the mutation: writes of the property are counted, not matched by
+/// thread. A `registrar.didSet` may end its `willSet` on another thread (after a suspension),
+/// so the thread a `didSet` comes from cannot tell the mutation's own from that of a write
+/// that began while it was in flight — another thread's, or one nested in its `willSet`
+/// callbacks. Every write of the property whose `willSet` reaches the registration while it
+/// waits is counted, and the `didSet` that leaves none of them open is delivered: the
+/// mutation's own, or, when another write overlaps its end, that write's, later. Either way
+/// it comes after the mutation's store. (A write in flight when the registration was linked
+/// cannot be missing from the count: installation reports it as a missed change, unless it is
+/// this thread's, which becomes the mutation — see ``adoptWriteInFlight(_:)`` and
+/// ``passesOverEnclosingWrite(_:)``.)
 final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   private let options: ObservationTracking.Options
   /// Whether `.willSet` or `.didSet` was requested: with only `.deinit`, a mutation is no
@@ -20,18 +32,18 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// when the registration heard of it through a derived value. Identity only (never
   /// dereferenced or retained).
   @exclusivity(unchecked) private var mutatingSlot: UnsafeMutableRawPointer?
-  /// The thread making that mutation (its thread-local state's address): its `didSet` comes
-  /// from the same thread, and another thread's mutation of the same slot, overlapping this
-  /// one, is not this mutation (its `didSet` must not end the registration in its place).
-  @exclusivity(unchecked) private var mutatingThread: UnsafeMutableRawPointer?
-  /// Writes of the mutating property made on the mutating thread between its `willSet` and
-  /// `didSet` (from a callback of this mutation's `willSet`): as many `didSet`s to pass
-  /// over before the one this registration waits for.
-  @exclusivity(unchecked) private var nestedWrites = 0
+  /// Writes of the mutating property that began after it (their `willSet` reached this
+  /// registration, from any thread) and have not ended: as many `didSet`s to pass over
+  /// before the one that ends the mutation (see the type).
+  @exclusivity(unchecked) private var overlappingWrites = 0
   /// Armed inside a write of a property it read that announces itself only at its end (see
-  /// ``adoptWriteInFlight(_:)``): that write's late `willSet` came before this registration,
-  /// so it is passed over (graph lock).
-  @exclusivity(unchecked) private var skipsLateWillSet = false
+  /// ``adoptWriteInFlight(_:)``): the thread making that write (its thread-local state's
+  /// address), whose late `willSet` came before this registration and is passed over — a
+  /// `withMutation` write begins and ends on one thread, so a `willSet` from another thread
+  /// meanwhile is a write of its own (graph lock; nil otherwise).
+  @exclusivity(unchecked) private var lateWillSetThread: UnsafeMutableRawPointer?
+  /// The thread that armed this registration.
+  private let armingThread = TrackingScope.currentThreadIdentity
   /// Set (under the lock, once) by the `receive` that finished the registration: a delivery
   /// drops the registration's +1 — whichever takes the flag first, as deliveries on several
   /// threads may be in flight at once (each holds the observer while it runs).
@@ -109,8 +121,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       let isUnannounced = unannounced.contains(source.toOpaque())
       guard announced || isUnannounced else { continue }
       mutatingSlot = source.toOpaque()
-      mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
-      skipsLateWillSet = isUnannounced
+      lateWillSetThread = isUnannounced ? UnsafeMutableRawPointer(rs_current_thread()) : nil
       return
     }
   }
@@ -120,9 +131,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     guard !isFinished else { return false }
     isFinished = true
     mutatingSlot = nil
-    mutatingThread = nil
-    nestedWrites = 0
-    skipsLateWillSet = false
+    overlappingWrites = 0
+    lateWillSetThread = nil
     linksInPlaceOfDerivedValues = []
     unlinkAllDependencies()
     return true
@@ -135,10 +145,11 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .willSet:
       // With only `.deinit` requested, mutations are not events.
       guard mutatingSlot == nil, mutationsAreEvents else {
-        if skipsLateWillSet && writesMutatingSlot(source) {
-          skipsLateWillSet = false
-        } else if writesMutatingSlot(source) {
-          nestedWrites += 1
+        guard mutatingSlot == source else { return false }
+        if lateWillSetThread == UnsafeMutableRawPointer(rs_current_thread()) {
+          lateWillSetThread = nil
+        } else {
+          overlappingWrites += 1
         }
         return false
       }
@@ -149,7 +160,6 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       mutatingSlot =
         link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
         ? listenToWrittenProperty() : source
-      mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
       // Its `didSet` must reach the registration: a walk that reached it earlier, while it
       // waited for nothing, may have marked the source as walked (see the `.didSet` case).
       ObservationWave.advance()
@@ -160,10 +170,10 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       // rather than lost, as for one-shot registrations. So is one through a link that took
       // the place of such a value when it went during that write.
       if mutatingSlot != nil {
-        let isAwaitedMutation = writesMutatingSlot(source)
-        guard isAwaitedMutation, nestedWrites == 0 else {
-          if isAwaitedMutation { nestedWrites -= 1 }
-          // Another mutation's `didSet` (or a nested write's): this walk reached a
+        let writesMutatingSlot = mutatingSlot == source
+        guard writesMutatingSlot, overlappingWrites == 0 else {
+          if writesMutatingSlot { overlappingWrites -= 1 }
+          // Another property's `didSet`, or an overlapping write's: this walk reached a
           // registration still waiting for its own, so it must not mark its source as walked
           // (which lets the `didSet` it waits for skip its walk).
           ObservationWave.advance()
@@ -179,6 +189,20 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     }
   }
 
+  override func passesOverEnclosingWrite(_ link: LinkPointer) -> Bool {
+    guard !isFinished, mutationsAreEvents, mutatingSlot == nil,
+      armingThread == TrackingScope.currentThreadIdentity
+    else { return false }
+    // Armed inside the write: its `willSet` came before. With `.didSet` requested, the write
+    // is the mutation delivered, as a write found in flight at installation is (see
+    // ``adoptWriteInFlight(_:)``), and its `didSet` walk must reach here (see `receive`).
+    if options.contains(.didSet) {
+      mutatingSlot = link.pointee.sourceNode.toOpaque()
+      ObservationWave.advance()
+    }
+    return true
+  }
+
   /// Whether `link` is to a derived value, or to an input of one that went, in its place.
   private func standsForDerivedValue(_ link: LinkPointer) -> Bool {
     link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived }
@@ -187,12 +211,6 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
 
   override func linkedInputInPlaceOfDerivedValue(_ link: LinkPointer) {
     linksInPlaceOfDerivedValues.append(link)
-  }
-
-  /// Whether a write of `source` on this thread is the mutation being delivered or one
-  /// nested in it (graph lock).
-  private func writesMutatingSlot(_ source: UnsafeMutableRawPointer) -> Bool {
-    mutatingSlot == source && mutatingThread == UnsafeMutableRawPointer(rs_current_thread())
   }
 
   /// A `willSet` that came through a derived value (graph lock): its `didSet` may find no

@@ -12,17 +12,24 @@ import Synchronization
 /// retain over, and delivery hands the finished observer to this thread's pool (or releases
 /// it) outside the lock.
 final class OneShotObserver: ReactiveNode, @unchecked Sendable {
+  // The two flags come first, into the base class's tail padding: with the two tags after
+  // the closure, the object is no larger than with one tag.
+  /// Guarded by the graph lock.
+  @exclusivity(unchecked) private var isFinished = false
+  /// Armed from a `willSet` callback — a callback of a write still in flight on
+  /// ``armingThread`` (`onChange` re-arming, say) — until a `didSet` on that thread reaches
+  /// it (graph lock after installation). See ``receive(_:from:)``.
+  @exclusivity(unchecked) private var armedDuringWillSet = false
   /// Moved out (a no-op left behind) when the observer finishes, so the pool holds no user
   /// closure.
   private var onChange: @Sendable () -> Void
-  /// Guarded by the graph lock.
-  @exclusivity(unchecked) private var isFinished = false
-  /// The tag of the thread that armed this registration from a `willSet` callback — a
-  /// callback of a write still in flight there (`onChange` re-arming, say) — until a
-  /// `didSet` on that thread reaches it (graph lock after installation); 0 otherwise. See
-  /// ``receive(_:from:)``. A tag, not the thread's address: it fits beside `isFinished`
-  /// without growing the object.
-  @exclusivity(unchecked) private var armedDuringWillSetOn: UInt32 = 0
+  /// The thread that armed this registration (``TrackingScope/currentThreadIdentity``, which
+  /// fits in half a word).
+  @exclusivity(unchecked) private var armingThread: UInt32 = 0
+  /// Set before the registration parks: the low 32 bits of the version it read. Only its
+  /// arming thread reads it, for a parked registration of its own (see
+  /// ``armAgain(_:reading:afterWriteFrom:)``).
+  @exclusivity(unchecked) private var parkedReadVersion: UInt32 = 0
 
   private init(onChange: @escaping @Sendable () -> Void) {
     self.onChange = onChange
@@ -65,6 +72,9 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
         return nil
       }
       let slot = unsafeDowncast(source, to: PropertySlot.self)
+      observer._withUnsafeGuaranteedRef {
+        $0.parkedReadVersion = UInt32(truncatingIfNeeded: read.version)
+      }
       guard let parked = slot.park(observer.toOpaque()) else { return nil }
       // Once parked, the observer belongs to whoever clears the word: it is touched again
       // only when this reclaims it.
@@ -93,6 +103,36 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     Unmanaged<OneShotObserver>.fromOpaque(raw).release()
   }
 
+  /// This thread, as ``armingThread`` names it.
+  private static var currentThread: UInt32 {
+    UInt32(truncatingIfNeeded: TrackingScope.currentThreadIdentity)
+  }
+
+  /// Whether this thread armed the registration `raw`, taken from a slot's parking word by
+  /// the caller (which owns it).
+  static func wasArmedHere(_ raw: UnsafeMutableRawPointer) -> Bool {
+    Unmanaged<OneShotObserver>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+      $0.armingThread == currentThread
+    }
+  }
+
+  /// Arms again a registration this thread armed, then parked in `slot`, inside a write that
+  /// began before its object was observed — its retain comes with it: the end of that write
+  /// took it from the parking word, having moved the version from `from`. The write came
+  /// before it (see `RegistrarStorage.lateMutation(site:keyPath:)`), so it is armed as if it
+  /// had read the version the write left: it fires at once only when another write moved the
+  /// version after its read, as a deferred one-shot is installed (see `OwnWriteDeferral`).
+  static func armAgain(
+    _ raw: UnsafeMutableRawPointer, reading slot: PropertySlot, afterWriteFrom from: UInt64
+  ) {
+    let observer = Unmanaged<OneShotObserver>.fromOpaque(raw)
+    let readLowBits = observer._withUnsafeGuaranteedRef { $0.parkedReadVersion }
+    // The version it read is at most `from`; its low bits say how far behind.
+    let read = from &- UInt64(UInt32(truncatingIfNeeded: from) &- readLowBits)
+    let callback = observer._withUnsafeGuaranteedRef { $0.retire() }
+    install(AccessList.reading(slot, at: read &+ 2), onChange: callback)
+  }
+
   // MARK: - Reuse
 
   /// How many finished observers a thread keeps for reuse.
@@ -105,11 +145,14 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     -> Unmanaged<OneShotObserver>
   {
     let thread = rs_current_thread()
-    let armedDuringWillSetOn =
-      thread.pointee.willset_delivery_depth == 0 ? 0 : rs_current_thread_tag()
+    // Set by the tracking scope that recorded the reads. (Were it 0, the registration would
+    // match no thread: it would fire where its own thread's exemptions spare it.)
+    let armingThread = UInt32(truncatingIfNeeded: thread.pointee.serial >> 40)
+    let armedDuringWillSet = thread.pointee.willset_delivery_depth != 0
     guard let pooled = thread.pointee.observer_pool else {
       let observer = OneShotObserver(onChange: onChange)
-      observer.armedDuringWillSetOn = armedDuringWillSetOn
+      observer.armingThread = armingThread
+      observer.armedDuringWillSet = armedDuringWillSet
       return .passRetained(observer)
     }
     let observer = Unmanaged<OneShotObserver>.fromOpaque(pooled)
@@ -118,7 +161,8 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
       thread.pointee.observer_pool_count &-= 1
       observer.nextQueued = nil
       observer.isFinished = false
-      observer.armedDuringWillSetOn = armedDuringWillSetOn
+      observer.armingThread = armingThread
+      observer.armedDuringWillSet = armedDuringWillSet
       observer.onChange = onChange
     }
     return observer
@@ -177,13 +221,11 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
         || (event == .didSet && link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived }),
       !isFinished
     else { return false }
-    if event == .didSet, armedDuringWillSetOn != 0,
-      armedDuringWillSetOn == rs_current_thread_tag()
-    {
+    if event == .didSet, armedDuringWillSet, armingThread == Self.currentThread {
       // Except the `didSet` of the write whose `willSet` callback armed it (on this thread):
       // that write was announced before it armed, as when it reads a property — once per
       // write, as the toolchain's re-armed registrations. The next write reaches it.
-      self.armedDuringWillSetOn = 0
+      armedDuringWillSet = false
       return false
     }
     isFinished = true
@@ -191,12 +233,16 @@ final class OneShotObserver: ReactiveNode, @unchecked Sendable {
     return true
   }
 
+  override func passesOverEnclosingWrite(_ link: LinkPointer) -> Bool {
+    !isFinished && armingThread == Self.currentThread
+  }
+
   override func takesOverInputsOfDepartingDerivedValue() -> Bool { !isFinished }
 
   override func missesChangeInFlight() -> Bool {
     // Armed from a `willSet` callback of that very write: it waits for the next one, as the
     // toolchain's re-armed registrations do (see `receive`).
-    guard armedDuringWillSetOn == 0 else { return false }
+    guard !armedDuringWillSet else { return false }
     isFinished = true
     unlinkAllDependencies()
     return true

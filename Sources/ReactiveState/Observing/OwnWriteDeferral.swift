@@ -24,6 +24,11 @@ import CReactiveState
 /// it read plus two per write of it in flight); another thread's write meanwhile makes that
 /// version differ, and it fires at once. A write's own end is no longer noted while it
 /// announces itself: what its listeners arm then read after its version moved.
+///
+/// A write that began before its object was observed (no property slots yet) is noted
+/// nowhere, to keep that path a load and a branch: what this thread armed inside it is told
+/// apart when it ends instead (see `RegistrarStorage.lateMutation(site:keyPath:)`), with the
+/// same outcome.
 final class OwnWriteDeferral {
   /// The writes without a `willSet` walk in flight on this thread around the innermost one,
   /// outermost first.

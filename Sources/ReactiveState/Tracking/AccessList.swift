@@ -96,6 +96,14 @@ final class AccessList: TrackingScope {
     return copy
   }
 
+  /// A new list holding one read, of `source` at `version` (for a registration armed again,
+  /// see ``OneShotObserver/armAgain(_:reading:afterWriteFrom:)``).
+  static func reading(_ source: SourceNode, at version: UInt64) -> AccessList {
+    let list = AccessList()
+    list.reads.append(source, version: version)
+    return list
+  }
+
   /// Hands this scope's reads to the enclosing scope (nested tracking merges upward, as
   /// Observation does), keeping the versions they were read at.
   func merge(into parent: TrackingScope) {

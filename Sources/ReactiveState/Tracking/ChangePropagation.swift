@@ -29,6 +29,26 @@ enum ChangePropagation {
     _ source: SourceNode, _ event: SourceEvent,
     firstCalling parked: UnsafeMutableRawPointer? = nil
   ) {
+    notify(source, event, firstCalling: parked, passingOverEnclosingWrite: false)
+  }
+
+  /// ``notify(_:_:firstCalling:)`` for the late `willSet` of a write that began before its
+  /// object was observed: a subscriber of `property` itself that this thread armed inside the
+  /// write passes over it (see ``ReactiveNode/passesOverEnclosingWrite(_:)``).
+  @inline(never)
+  static func notifyWillSetOfWriteBegunUnobserved(
+    _ property: PropertySlot, firstCalling parked: UnsafeMutableRawPointer?
+  ) {
+    notify(property, .willSet, firstCalling: parked, passingOverEnclosingWrite: true)
+  }
+
+  /// The walk, with `passingOverEnclosingWrite` a constant at each call site (the plain walk
+  /// asks nothing more of a subscriber).
+  @inline(__always)
+  private static func notify(
+    _ source: SourceNode, _ event: SourceEvent, firstCalling parked: UnsafeMutableRawPointer?,
+    passingOverEnclosingWrite: Bool
+  ) {
     var queue = DeliveryQueue()
     GraphLock.lock()
     if event == .didSet
@@ -70,6 +90,11 @@ enum ChangePropagation {
                 stack = .passUnretained(derived)
               }
             }
+          } else if passingOverEnclosingWrite
+            && current.toOpaque() == Unmanaged.passUnretained(source).toOpaque()
+            && subscriber.passesOverEnclosingWrite(edge)
+          {
+            // Armed inside the write, on this thread: not a change to it.
           } else if subscriber.receive(event, from: edge) {
             queue.append(subscriber)
           }

@@ -64,6 +64,14 @@ class ReactiveNode: @unchecked Sendable {
   /// ``deliver(_:from:)``, which runs after the lock is released.
   func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool { false }
 
+  /// Under the graph lock, in place of ``receive(_:from:)``, in the late `willSet` walk of a
+  /// write that began before its object was observed, for a subscriber of the written
+  /// property itself (see `RegistrarStorage.lateMutation(site:keyPath:)`): whether it was
+  /// armed inside that write — on this thread, the writing one — and so passes over its
+  /// `willSet`, as it would armed inside a write of an observed object (see
+  /// `OwnWriteDeferral`). By default false: it receives the `willSet`.
+  func passesOverEnclosingWrite(_ link: LinkPointer) -> Bool { false }
+
   /// Called under the graph lock when a source is going away; the link is removed right after.
   /// Return true to be queued for delivery of `.deinitialized`.
   func sourceWillDeinitialize(_ link: LinkPointer) -> Bool { false }

@@ -307,12 +307,24 @@ final class RegistrarStorage: @unchecked Sendable {
     }
   }
 
-  /// A write that skipped `willSet` because the object had no slots, but has some now (a first
-  /// tracked read started on another thread meanwhile): it ends like any unannounced write
-  /// (``didSet(_:announced:)``), since that reader may have seen the old value.
+  /// A write that skipped `willSet` because the object had no slots, but has some now: a
+  /// first tracked read started meanwhile, on another thread or inside the mutation on this
+  /// one. It ends like any unannounced write (``didSet(_:announced:)``), since a reader on
+  /// another thread may have seen the old value — except for what this thread armed inside it
+  /// that reads the property (one-shots and event registrations): as inside a write of an
+  /// observed object (see `OwnWriteDeferral`), the write came before them, so it is not a
+  /// change to them. This path alone tells them apart, by the thread that armed them (every
+  /// registration on a slot of this object was armed during the write, the slots being
+  /// younger), so that the write of a never-observed object stays a load and a branch.
+  ///
+  /// No fence between the caller's store and its second look at `hasSlots`: the storage's
+  /// own synchronization (see the Concurrency and threading article) orders a first reader's
+  /// read of the value with this store, and the reader publishes the slot before that read.
+  /// If the read comes after the store, it sees the new value; if before, the writer's look
+  /// at the slots comes after the publication, and sees it.
   @usableFromInline
   func lateMutation(site: UnsafeRawPointer?, keyPath: () -> AnyKeyPath) {
-    didSet(slot(site: site, keyPath: keyPath), announced: false)
+    SlotWrites.endWriteBegunUnobserved(slot(site: site, keyPath: keyPath))
   }
 
   deinit {
@@ -388,6 +400,19 @@ private enum SlotWrites {
     slot._withUnsafeGuaranteedRef { announceUnannounced($0) }
   }
 
+  /// The end of a write that began before its object was observed (see
+  /// ``RegistrarStorage/lateMutation(site:keyPath:)``): ``endUnannounced(_:)``, except that
+  /// this thread's registrations armed inside the write pass over it. (No deferral began
+  /// for it: nothing was armed when it started.)
+  @inline(never)
+  static func endWriteBegunUnobserved(_ slot: Unmanaged<PropertySlot>) {
+    if !slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) {
+      rs_full_fence()
+      guard slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) else { return }
+    }
+    slot._withUnsafeGuaranteedRef { announceWriteBegunUnobserved($0) }
+  }
+
   /// The versioned end of an unannounced write (see ``RegistrarStorage/didSet(_:announced:)``).
   @inline(never)
   static func announceUnannounced(_ slot: PropertySlot) {
@@ -399,6 +424,38 @@ private enum SlotWrites {
     let continuous = slot.claimParkedContinuousObserver(from: from)
     announce(
       .willSet, of: slot, toGraph: willSetListened, parked: slot.takeParkedOneShot(owned: owned))
+    announceDidSet(of: slot, willSetListened, didSetListened, parked: continuous)
+  }
+
+  /// ``announceUnannounced(_:)`` for a write that began before its object was observed (see
+  /// ``endWriteBegunUnobserved(_:)``): a one-shot this thread parked inside the write is set
+  /// aside and armed again once the write is over, as a deferred one-shot is installed (see
+  /// `OwnWriteDeferral`); the `willSet` walk passes over the registrations it armed there.
+  /// Another thread's, which may have read the old value, hear the write as they would there.
+  @inline(never)
+  private static func announceWriteBegunUnobserved(_ slot: PropertySlot) {
+    let owned = slot.isOwnedByCurrentThread
+    let (willSetListened, didSetListened, from) = slot.endUnannouncedMutation(owned: owned)
+    TrackingScope.noteMutationOnCurrentThread(slot, movedTo: from &+ 2)
+    let continuous = slot.claimParkedContinuousObserver(from: from)
+    var parked = slot.takeParkedOneShot(owned: owned)
+    var setAside: UnsafeMutableRawPointer?
+    if let taken = parked, OneShotObserver.wasArmedHere(taken) { (parked, setAside) = (nil, taken) }
+    if willSetListened {
+      ChangePropagation.notifyWillSetOfWriteBegunUnobserved(slot, firstCalling: parked)
+    } else if let parked {
+      OneShotObserver.fireParkedAtWillSet(parked)
+    }
+    announceDidSet(of: slot, willSetListened, didSetListened, parked: continuous)
+    if let setAside { OneShotObserver.armAgain(setAside, reading: slot, afterWriteFrom: from) }
+  }
+
+  /// The rest of an unannounced write's end, after its `willSet`: the `didSet`.
+  @inline(__always)
+  private static func announceDidSet(
+    of slot: PropertySlot, _ willSetListened: Bool, _ didSetListened: Bool,
+    parked continuous: UnsafeMutableRawPointer?
+  ) {
     // A subscriber that linked after the counts were read, before that walk took the graph
     // lock, heard the `willSet` and must hear the `didSet`: its count, stale above, is
     // visible now that the walk took the lock.
