@@ -17,7 +17,9 @@ enum BenchmarkReport {
     lines.append("Written by `\(command)` on \(utcDate()).")
     lines.append("")
     lines.append(
-      "Each figure is the fastest of \(harness.samples) samples, in nanoseconds per operation unless "
+      "Each figure is the fastest of \(harness.samples) samples (of \(ScenarioContext.samples(quick: harness.quick)) for "
+        + "both engines in the js-reactivity-benchmark scenarios, where one sample is a whole "
+        + "graph run), in nanoseconds per operation unless "
         + "the row names another unit. The Observation column is the toolchain's Observation "
         + "measured in the same process; ratio = Observation ÷ ReactiveState (higher is better "
         + "for ReactiveState). The goal column is the project's target for the row (✓ met, ✗ missed)."

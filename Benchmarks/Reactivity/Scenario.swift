@@ -27,7 +27,10 @@ struct ScenarioContext {
   /// Timed samples per measurement, the same for both engines: fewer than the harness's
   /// default, because one sample of these scenarios is a whole graph run (seconds for the
   /// baseline).
-  var samples: Int { harness.quick ? 1 : 3 }
+  var samples: Int { Self.samples(quick: harness.quick) }
+
+  /// ``samples`` for a run with or without `--quick`.
+  static func samples(quick: Bool) -> Int { quick ? 1 : 3 }
 
   /// Duration one kairo sample aims for (the number of `iter()` calls adapts to it).
   var targetSampleNanoseconds: Double { harness.quick ? 10e6 : 100e6 }

@@ -35,10 +35,12 @@ import Synchronization
 /// - Classes only, as `@Tracked`: the instance reaches the wrapper through the
 ///   enclosing-instance subscript, so a struct's use is a compile error.
 /// - **Storage assigned from another instance** (`_total = other._total`, as a copying
-///   initialiser might do) keeps deriving from that instance's `Computed` for that instance
-///   only: this instance's reads compute on the spot, uncached (their reads are tracked
-///   directly), `$total` is a new `Computed` each time, and a diagnostic names the property.
-///   Leave the storage out of such an initialiser: each instance makes its own.
+///   initialiser might do) is shared: the first instance to read the property keeps the
+///   cached `Computed`; the others' reads compute on the spot, uncached (their reads are
+///   tracked directly), their `$total` is a new `Computed` each time, and a diagnostic names
+///   the property. The instance is known by its address, so an instance allocated where the
+///   first one was released, holding the same storage, is taken for it. Leave the storage
+///   out of such an initialiser: each instance makes its own.
 @propertyWrapper
 public struct Derived<Host: AnyObject, Value> {
   @usableFromInline let storage: _DerivedStorage<Host, Value>
@@ -130,8 +132,9 @@ public final class _DerivedStorage<Host: AnyObject, Value>: @unchecked Sendable 
   private let line: UInt
   /// The value's address, retained, once created (0 before).
   private let created = Atomic<UInt>(0)
-  /// The address of the instance the value derives from, claimed before the value is
-  /// published (0 before). Another instance may hold this storage (assigned from this one's).
+  /// The address of the instance the value derives from (the first to read it), claimed
+  /// before the value is published (0 before). Other instances may hold this storage too
+  /// (assigned from one to another).
   private let owner = Atomic<UInt>(0)
   /// Whether the diagnostic for storage assigned from another instance was reported.
   private let reportedCopy = Atomic<Bool>(false)
@@ -192,9 +195,10 @@ public final class _DerivedStorage<Host: AnyObject, Value>: @unchecked Sendable 
   private func reportCopy() {
     guard !reportedCopy.exchange(true, ordering: .relaxed) else { return }
     ObservationDiagnostics._report(
-      "\(name) is read through storage assigned from another instance, whose value it "
-        + "belongs to: it is computed on each read, uncached. To fix: do not assign the "
-        + "@Derived storage (`_property = other._property`); each instance makes its own")
+      "\(name) is read by an instance that shares its storage with another one (assigned "
+        + "from one to the other), which keeps the cached value: it is computed on each read, "
+        + "uncached. To fix: do not assign the @Derived storage "
+        + "(`_property = other._property`); each instance makes its own")
   }
 
   /// Creates the value; when another thread published one first, discards this one (never

@@ -9,17 +9,14 @@ import Synchronization
 /// requested it stays until the last tracked object is gone. `event.cancel()` ends it at
 /// once (a `.didSet` paired with a cancelled `.willSet` is not delivered).
 ///
-/// Which `didSet` ends the mutation: writes of the property are counted, not matched by
-/// thread. A `registrar.didSet` may end its `willSet` on another thread (after a suspension),
-/// so the thread a `didSet` comes from cannot tell the mutation's own from that of a write
-/// that began while it was in flight — another thread's, or one nested in its `willSet`
-/// callbacks. Every write of the property whose `willSet` reaches the registration while it
-/// waits is counted, and the `didSet` that leaves none of them open is delivered: the
-/// mutation's own, or, when another write overlaps its end, that write's, later. Either way
-/// it comes after the mutation's store. (A write in flight when the registration was linked
-/// cannot be missing from the count: installation reports it as a missed change, unless it is
-/// this thread's, which becomes the mutation — see ``adoptWriteInFlight(_:)`` and
-/// ``passesOverEnclosingWrite(_:)``.)
+/// Which `didSet` ends the mutation: one on the mutating thread, past as many as that thread
+/// wrote the property from the mutation's `willSet` callbacks; or one on another thread that
+/// leaves no write of the property in flight (its version even) — a `registrar.didSet` may
+/// end its `willSet` on another thread, after a suspension. Another thread's write that
+/// overlaps the mutation leaves the version odd while the mutation is in flight, so its
+/// `didSet` never stands in for the mutation's: the `didSet` delivered comes after the
+/// mutation's store, and after its `willSet` callback, which ran before its thread went on to
+/// end the write.
 final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   private let options: ObservationTracking.Options
   /// Whether `.willSet` or `.didSet` was requested: with only `.deinit`, a mutation is no
@@ -32,10 +29,12 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// when the registration heard of it through a derived value. Identity only (never
   /// dereferenced or retained).
   @exclusivity(unchecked) private var mutatingSlot: UnsafeMutableRawPointer?
-  /// Writes of the mutating property that began after it (their `willSet` reached this
-  /// registration, from any thread) and have not ended: as many `didSet`s to pass over
-  /// before the one that ends the mutation (see the type).
-  @exclusivity(unchecked) private var overlappingWrites = 0
+  /// The thread making that mutation (its thread-local state's address).
+  @exclusivity(unchecked) private var mutatingThread: UnsafeMutableRawPointer?
+  /// Writes of the mutating property made on the mutating thread between its `willSet` and
+  /// `didSet` (from a callback of this mutation's `willSet`): as many `didSet`s there to pass
+  /// over before the one that ends the mutation.
+  @exclusivity(unchecked) private var nestedWrites = 0
   /// Armed inside a write of a property it read that announces itself only at its end (see
   /// ``adoptWriteInFlight(_:)``): the thread making that write (its thread-local state's
   /// address), whose late `willSet` came before this registration and is passed over — a
@@ -121,7 +120,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       let isUnannounced = unannounced.contains(source.toOpaque())
       guard announced || isUnannounced else { continue }
       mutatingSlot = source.toOpaque()
-      lateWillSetThread = isUnannounced ? UnsafeMutableRawPointer(rs_current_thread()) : nil
+      mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
+      lateWillSetThread = isUnannounced ? mutatingThread : nil
       return
     }
   }
@@ -131,7 +131,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     guard !isFinished else { return false }
     isFinished = true
     mutatingSlot = nil
-    overlappingWrites = 0
+    mutatingThread = nil
+    nestedWrites = 0
     lateWillSetThread = nil
     linksInPlaceOfDerivedValues = []
     unlinkAllDependencies()
@@ -145,11 +146,12 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .willSet:
       // With only `.deinit` requested, mutations are not events.
       guard mutatingSlot == nil, mutationsAreEvents else {
-        guard mutatingSlot == source else { return false }
-        if lateWillSetThread == UnsafeMutableRawPointer(rs_current_thread()) {
+        let thread = UnsafeMutableRawPointer(rs_current_thread())
+        guard mutatingSlot == source, mutatingThread == thread else { return false }
+        if lateWillSetThread == thread {
           lateWillSetThread = nil
         } else {
-          overlappingWrites += 1
+          nestedWrites += 1
         }
         return false
       }
@@ -160,6 +162,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       mutatingSlot =
         link.pointee.sourceNode._withUnsafeGuaranteedRef({ $0.isDerived })
         ? listenToWrittenProperty() : source
+      mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
       // Its `didSet` must reach the registration: a walk that reached it earlier, while it
       // waited for nothing, may have marked the source as walked (see the `.didSet` case).
       ObservationWave.advance()
@@ -170,10 +173,8 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       // rather than lost, as for one-shot registrations. So is one through a link that took
       // the place of such a value when it went during that write.
       if mutatingSlot != nil {
-        let writesMutatingSlot = mutatingSlot == source
-        guard writesMutatingSlot, overlappingWrites == 0 else {
-          if writesMutatingSlot { overlappingWrites -= 1 }
-          // Another property's `didSet`, or an overlapping write's: this walk reached a
+        guard mutatingSlot == source, endsMutation(link) else {
+          // Another property's `didSet`, or another write's: this walk reached a
           // registration still waiting for its own, so it must not mark its source as walked
           // (which lets the `didSet` it waits for skip its walk).
           ObservationWave.advance()
@@ -189,6 +190,21 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     }
   }
 
+  /// A `didSet` of the mutating property (graph lock): whether it ends the mutation (see the
+  /// type).
+  private func endsMutation(_ link: LinkPointer) -> Bool {
+    guard mutatingThread == UnsafeMutableRawPointer(rs_current_thread()) else {
+      return link.pointee.sourceNode._withUnsafeGuaranteedRef {
+        $0.version.load(ordering: .sequentiallyConsistent) & 1 == 0
+      }
+    }
+    guard nestedWrites == 0 else {
+      nestedWrites -= 1
+      return false
+    }
+    return true
+  }
+
   override func passesOverEnclosingWrite(_ link: LinkPointer) -> Bool {
     guard !isFinished, mutationsAreEvents, mutatingSlot == nil,
       armingThread == TrackingScope.currentThreadIdentity
@@ -198,6 +214,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     // ``adoptWriteInFlight(_:)``), and its `didSet` walk must reach here (see `receive`).
     if options.contains(.didSet) {
       mutatingSlot = link.pointee.sourceNode.toOpaque()
+      mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
       ObservationWave.advance()
     }
     return true

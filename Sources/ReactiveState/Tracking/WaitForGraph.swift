@@ -6,7 +6,10 @@
 /// thread waits for, its holder…); when the chain leads back to itself, the wait would close
 /// a cycle and is not registered. The last thread of a cycle to arrive always sees it: every
 /// other one registered its wait under this graph's lock after it became the holder of what
-/// it holds. Only contended paths come here. ``AnyCancellable`` and ``DerivedNode`` share one
+/// it holds. A wait that cannot be given up (a derived value's subscription) is registered
+/// even when it closes a cycle; the threads it waits for then see the cycle when they look
+/// again (``closesCycle(_:)``, every 10 ms for a derived value's reader). Only contended
+/// paths come here. ``AnyCancellable`` and ``DerivedNode`` share one
 /// graph (``shared``): a cycle may pass through both kinds of wait (a cancel action reading a
 /// value whose derivation cancels that token).
 final class WaitForGraph<Target: Equatable>: @unchecked Sendable {

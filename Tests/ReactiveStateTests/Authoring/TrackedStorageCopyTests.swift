@@ -106,7 +106,7 @@ import Testing
       #expect((try? copy.$total.get()) == 100)
     }
     #expect(reported.count == 1)  // once per storage
-    #expect(reported.first?.message.contains("storage assigned from another instance") == true)
+    #expect(reported.first?.message.contains("shares its storage with another one") == true)
     #expect(original.total == 1)
     // The copy's reads are tracked: a change of its prices reaches an observer of its total.
     let fired = Self.fires(reading: { _ = copy.total }, during: { copy.prices = [100, 5] })
@@ -120,5 +120,23 @@ import Testing
     }
     #expect(reported.isEmpty)
     #expect(original.total == 2)
+  }
+
+  /// The first instance to read keeps the cache, even a copy: the other one's values stay
+  /// right, computed on each read.
+  @Test func whicheverInstanceReadsFirstKeepsTheCachedValue() {
+    let original = Cart()
+    original.prices = [1]
+    let copy = Cart(copying: original)
+    copy.prices = [2]
+    #expect(copy.total == 2)
+    #expect(copy.$total === copy.$total)
+    let reported = ObservationDiagnostics.capture {
+      #expect(original.total == 1)
+      original.prices = [1, 3]
+      #expect(original.total == 4)
+    }
+    #expect(reported.count == 1)
+    #expect(copy.total == 2)
   }
 }

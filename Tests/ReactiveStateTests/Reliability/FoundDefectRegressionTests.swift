@@ -290,10 +290,10 @@ import Testing
   /// Concurrent fuzzing: an SE-0506 registration waiting for the `didSet` of the mutation
   /// whose `willSet` it delivered took the `didSet` of another thread's overlapping mutation
   /// of the same property instead — two mutations' events, the `didSet` on another thread
-  /// (which could even run before the `willSet` callback). It now counts the overlapping
-  /// mutation and waits for the `didSet` that leaves none open, here its own mutation's, and
-  /// that walk is not skipped as one that reached nothing waiting (the other mutation's walk
-  /// had marked the property as walked).
+  /// (which could even run before the `willSet` callback). It now waits for its own
+  /// mutation's `didSet` (another thread's `didSet` ends it only when no write of the property
+  /// is left in flight), and that walk is not skipped as one that reached nothing waiting (the
+  /// other mutation's walk had marked the property as walked).
   @Test func anEventRegistrationDeliversTheDidSetOfItsOwnMutation() {
     let model = PausingModel()
     ReactiveState.withObservationTracking({ _ = model.value }, onChange: {})
