@@ -15,8 +15,8 @@ import Synchronization
 /// end its `willSet` on another thread, after a suspension. Another thread's write that
 /// overlaps the mutation leaves the version odd while the mutation is in flight, so its
 /// `didSet` never stands in for the mutation's: the `didSet` delivered comes after the
-/// mutation's store, and after its `willSet` callback, which ran before its thread went on to
-/// end the write.
+/// mutation's store. Nor before the mutation's `willSet` callback has returned (a write that
+/// announces itself only at its end delivers its `willSet` with its version even already).
 final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   private let options: ObservationTracking.Options
   /// Whether `.willSet` or `.didSet` was requested: with only `.deinit`, a mutation is no
@@ -41,6 +41,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// `withMutation` write begins and ends on one thread, so a `willSet` from another thread
   /// meanwhile is a write of its own (graph lock; nil otherwise).
   @exclusivity(unchecked) private var lateWillSetThread: UnsafeMutableRawPointer?
+  /// Between the `receive` that queued the `.willSet` callback and that callback's return:
+  /// another thread's `didSet` must not be delivered before it (see the type).
+  private let willSetCallbackPending = Atomic<Bool>(false)
   /// The thread that armed this registration.
   private let armingThread = TrackingScope.currentThreadIdentity
   /// Set (under the lock, once) by the `receive` that finished the registration: a delivery
@@ -166,7 +169,9 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       // Its `didSet` must reach the registration: a walk that reached it earlier, while it
       // waited for nothing, may have marked the source as walked (see the `.didSet` case).
       ObservationWave.advance()
-      return options.contains(.willSet)
+      guard options.contains(.willSet) else { return false }
+      willSetCallbackPending.store(true, ordering: .relaxed)
+      return true
     case .didSet:
       // Also a derived value's `didSet` for a change whose `willSet` this registration missed
       // (it linked while the write was in flight, after the `willSet` walk): delivered late
@@ -194,9 +199,10 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// type).
   private func endsMutation(_ link: LinkPointer) -> Bool {
     guard mutatingThread == UnsafeMutableRawPointer(rs_current_thread()) else {
-      return link.pointee.sourceNode._withUnsafeGuaranteedRef {
-        $0.version.load(ordering: .sequentiallyConsistent) & 1 == 0
-      }
+      return !willSetCallbackPending.load(ordering: .acquiring)
+        && link.pointee.sourceNode._withUnsafeGuaranteedRef {
+          $0.version.load(ordering: .sequentiallyConsistent) & 1 == 0
+        }
     }
     guard nestedWrites == 0 else {
       nestedWrites -= 1
@@ -311,6 +317,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       let keyPath = kind == .deinit ? nil : source.changeKeyPath
       onChange(ObservationTracking.Event(kind: kind, keyPath: keyPath, canceller: self))
     }
+    if event == .willSet { willSetCallbackPending.store(false, ordering: .releasing) }
     if deliveryOwesRelease.exchange(false, ordering: .acquiringAndReleasing) {
       Unmanaged.passUnretained(self).release()
     }
