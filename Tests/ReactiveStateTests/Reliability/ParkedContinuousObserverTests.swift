@@ -124,25 +124,27 @@ import Testing
     let runs = LockedBox(0)
     var tokens: [ObservationToken] = []
     let reports = ObservationDiagnostics.capture {
-      tokens.append(
-        observe {
-          let value = model.a
-          runs.value += 1
-          if runs.value > 20_000 { return }
-          withoutObservationTracking { model.b = value + 1 }
-        })
-      tokens.append(
-        observe {
-          let value = model.b
-          runs.value += 1
-          if runs.value > 20_000 { return }
-          withoutObservationTracking { model.a = value + 1 }
-        })
+      tokens.append(untrackedRelay(counting: runs, from: { model.a }, to: { model.b = $0 }))
+      tokens.append(untrackedRelay(counting: runs, from: { model.b }, to: { model.a = $0 }))
     }
     #expect(model.aHasParkedContinuousObserver)
     #expect(runs.value < 1_000)
     #expect(reports.contains { $0.message.contains("invalidated itself") })
     for token in tokens { token.cancel() }
+  }
+
+  /// An observer that writes one more than what `read` returns through `write`, untracked,
+  /// counting its runs (it stops writing past 20,000 runs: the loop's safety valve).
+  private func untrackedRelay(
+    counting runs: LockedBox<Int>, from read: @escaping @Sendable () -> Int,
+    to write: @escaping @Sendable (Int) -> Void
+  ) -> ObservationToken {
+    observe {
+      let value = read()
+      runs.value += 1
+      if runs.value > 20_000 { return }
+      withoutObservationTracking { write(value + 1) }
+    }
   }
 
   /// The same with one parked observer (of `a`) and one graph observer (of `b` and `c`):
@@ -154,19 +156,8 @@ import Testing
     var tokens: [ObservationToken] = []
     let reports = ObservationDiagnostics.capture {
       tokens.append(
-        observe {
-          let value = model.b + model.c
-          runs.value += 1
-          if runs.value > 20_000 { return }
-          withoutObservationTracking { model.a = value + 1 }
-        })
-      tokens.append(
-        observe {
-          let value = model.a
-          runs.value += 1
-          if runs.value > 20_000 { return }
-          withoutObservationTracking { model.b = value + 1 }
-        })
+        untrackedRelay(counting: runs, from: { model.b + model.c }, to: { model.a = $0 }))
+      tokens.append(untrackedRelay(counting: runs, from: { model.a }, to: { model.b = $0 }))
     }
     #expect(model.aHasParkedContinuousObserver)
     #expect(runs.value < 1_000)
