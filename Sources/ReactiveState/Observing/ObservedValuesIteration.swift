@@ -39,10 +39,13 @@ final class ObservedValuesIteration: @unchecked Sendable {
   }
 
   /// Waits for a change and re-evaluates; false when the iteration ended (finished or the
-  /// task was cancelled).
+  /// task was cancelled), which cancels the observer's registration at once, even while the
+  /// iterator is kept (`emit` and its captures go with the iterator).
   @usableFromInline
   nonisolated(nonsending) func evaluateNextChange() async -> Bool {
-    await lot.evaluateNextChange()
+    if await lot.evaluateNextChange() { return true }
+    finish()
+    return false
   }
 
   /// Ends the iteration: no further change is evaluated.

@@ -86,14 +86,17 @@ final class ObservationTransaction {
       let abandon = roundsWithoutNewcomer > ContinuousObserver.rerunLimit
       while true {
         let next = Self.detach(cursor)
-        // Nothing touches `cursor` after its run: it may be gone.
-        cursor._withUnsafeGuaranteedRef { observer in
-          if observer.drainStamp != drain {
-            observer.drainStamp = drain
-            roundsWithoutNewcomer = 0
-          }
+        // Nothing touches `cursor` after its run: it may be gone. A newcomer runs even in the
+        // round that gives up: it is not one of the observers that keep re-queueing.
+        let isNewcomer = cursor._withUnsafeGuaranteedRef { observer -> Bool in
+          guard observer.drainStamp != drain else { return false }
+          observer.drainStamp = drain
+          roundsWithoutNewcomer = 0
+          return true
         }
-        cursor._withUnsafeGuaranteedRef { $0.runPostponed(abandon ? .abandon : .run) }
+        cursor._withUnsafeGuaranteedRef {
+          $0.runPostponed(abandon && !isNewcomer ? .abandon : .run)
+        }
         guard let next else { break }
         cursor = next
       }

@@ -99,4 +99,50 @@ import Testing
     withExtendedLifetime((tokens, summary)) {}
   }
 
+  /// A transaction's drain that gives up on observers re-queueing each other used to abandon
+  /// everything queued in that round, including an observer reached there for the first
+  /// time: its change was lost (here `reader` never saw `c` become 102).
+  @Test func theRoundThatStopsACycleStillRunsAnObserverReachedForTheFirstTime() {
+    let model = HandModel()
+    let seen = LockedBox(-1)
+    let reader = observe { seen.value = model.c }
+    let forward = observe {
+      let a = model.a
+      if a > 0 { model.b = a + 1 }
+    }
+    let back = observe {
+      let b = model.b
+      if b > 0 && b < 400 { model.a = b + 1 }
+      if b == 102 { model.c = b }
+    }
+    let reports = ObservationDiagnostics.capture { withTransaction { model.a = 1 } }
+    #expect(model.c == 102)
+    #expect(seen.value == 102)
+    #expect(reports.contains { $0.message.contains("kept invalidating each other") })
+    for token in [reader, forward, back] { token.cancel() }
+  }
+
+  /// A cancelled iteration cancels its observer's registration at once, not when the
+  /// iterator goes (it used to stay registered while the iterator was kept, e.g. in a
+  /// property).
+  @Test func aCancelledIterationEndsItsRegistrationWhileTheIteratorIsKept() async {
+    let model = HandModel()
+    let kept = LockedBox<ObservedValues<Int, Never>.Iterator?>(
+      ObservedValues { model.a }.makeAsyncIterator())
+    let isWaiting = waitingConsumerProbe(of: kept.value!)
+    let task = Task { [kept] () -> Int? in
+      var iterator = kept.value!
+      _ = await iterator.next()  // the initial value
+      let next = await iterator.next()  // cancelled while it waits
+      kept.value = iterator
+      return next
+    }
+    for _ in 0..<120_000 where !isWaiting() { try? await Task.sleep(nanoseconds: 1_000_000) }
+    #expect(isWaiting())
+    #expect(model.aDidSetListeners == 1)
+    task.cancel()
+    #expect(await task.value == nil)
+    #expect(kept.value != nil)
+    #expect(model.aDidSetListeners == 0, "the cancelled iteration is still registered")
+  }
 }
