@@ -9,14 +9,18 @@ import Synchronization
 /// requested it stays until the last tracked object is gone. `event.cancel()` ends it at
 /// once (a `.didSet` paired with a cancelled `.willSet` is not delivered).
 ///
-/// Which `didSet` ends the mutation: one on the mutating thread, past as many as that thread
-/// wrote the property from the mutation's `willSet` callbacks; or one on another thread that
-/// leaves no write of the property in flight (its version even) — a `registrar.didSet` may
-/// end its `willSet` on another thread, after a suspension. Another thread's write that
-/// overlaps the mutation leaves the version odd while the mutation is in flight, so its
-/// `didSet` never stands in for the mutation's: the `didSet` delivered comes after the
-/// mutation's store. Nor before the mutation's `willSet` callback has returned (a write that
-/// announces itself only at its end delivers its `willSet` with its version even already).
+/// Which `didSet` ends the mutation: one on the mutating thread, past as many as writes of
+/// the property that thread began meanwhile (from the mutation's `willSet` callbacks, say);
+/// or one on another thread that leaves the property's version even, after the mutation's
+/// `willSet` callback returned (a write that announces itself only at its end delivers its
+/// `willSet` with its version even already) — a `registrar.didSet` may end its `willSet` on
+/// another thread, after a suspension. One other thread's write that overlaps the mutation
+/// leaves the version odd while the mutation is in flight, so its `didSet` never stands in
+/// for the mutation's. Not told apart, as the version counts moves rather than writes in
+/// flight: with three writes of one property overlapping on three threads, one's `didSet`
+/// can end the mutation before its store; and a pair that ends on another thread while its
+/// thread began another write of the property meanwhile leaves the registration waiting for
+/// a `didSet` from another thread.
 final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   private let options: ObservationTracking.Options
   /// Whether `.willSet` or `.didSet` was requested: with only `.deinit`, a mutation is no
