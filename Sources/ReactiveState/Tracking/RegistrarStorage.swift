@@ -393,10 +393,7 @@ private enum SlotWrites {
     // version move. What waited for it is installed once it has (see `OwnWriteDeferral`).
     let ended = OwnWriteDeferral.writeEnds(slot)
     defer { if let ended { OwnWriteDeferral.installDeferred(waitingFor: ended) } }
-    if !slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) {
-      rs_full_fence()
-      guard slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) else { return }
-    }
+    guard wasEverRead(slot) else { return }
     slot._withUnsafeGuaranteedRef { announceUnannounced($0) }
   }
 
@@ -406,74 +403,79 @@ private enum SlotWrites {
   /// for it: nothing was armed when it started.)
   @inline(never)
   static func endWriteBegunUnobserved(_ slot: Unmanaged<PropertySlot>) {
-    if !slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) {
-      rs_full_fence()
-      guard slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) else { return }
-    }
+    guard wasEverRead(slot) else { return }
     slot._withUnsafeGuaranteedRef { announceWriteBegunUnobserved($0) }
+  }
+
+  /// Whether `slot` was ever read: an unread one is looked at again after a full fence, which
+  /// orders that look after this write's store.
+  @inline(__always)
+  private static func wasEverRead(_ slot: Unmanaged<PropertySlot>) -> Bool {
+    if slot._withUnsafeGuaranteedRef({ $0.wasEverRead }) { return true }
+    rs_full_fence()
+    return slot._withUnsafeGuaranteedRef { $0.wasEverRead }
   }
 
   /// The versioned end of an unannounced write (see ``RegistrarStorage/didSet(_:announced:)``).
   @inline(never)
   static func announceUnannounced(_ slot: PropertySlot) {
+    announceUnannounced(slot, begunUnobserved: false)
+  }
+
+  /// ``announceUnannounced(_:)`` for a write that began before its object was observed (see
+  /// ``endWriteBegunUnobserved(_:)``).
+  @inline(never)
+  private static func announceWriteBegunUnobserved(_ slot: PropertySlot) {
+    announceUnannounced(slot, begunUnobserved: true)
+  }
+
+  /// The end of an unannounced write, `begunUnobserved` a constant at each call site. When
+  /// the write began before its object was observed, a one-shot this thread parked inside it
+  /// is set aside and armed again once the write is over, as a deferred one-shot is installed
+  /// (see `OwnWriteDeferral`), and the `willSet` walk passes over the registrations this
+  /// thread armed there; another thread's, which may have read the old value, hear the write.
+  @inline(__always)
+  private static func announceUnannounced(_ slot: PropertySlot, begunUnobserved: Bool) {
     let owned = slot.isOwnedByCurrentThread
     let (willSetListened, didSetListened, from) = slot.endUnannouncedMutation(owned: owned)
     TrackingScope.noteMutationOnCurrentThread(slot, movedTo: from &+ 2)
     // A one-shot parked while the write was in flight (it may have read the old value) is
     // fired late, as its willSet; a continuous observer runs with the didSet.
     let continuous = slot.claimParkedContinuousObserver(from: from)
-    announce(
-      .willSet, of: slot, toGraph: willSetListened, parked: slot.takeParkedOneShot(owned: owned))
-    announceDidSet(of: slot, willSetListened, didSetListened, parked: continuous)
-  }
-
-  /// ``announceUnannounced(_:)`` for a write that began before its object was observed (see
-  /// ``endWriteBegunUnobserved(_:)``): a one-shot this thread parked inside the write is set
-  /// aside and armed again once the write is over, as a deferred one-shot is installed (see
-  /// `OwnWriteDeferral`); the `willSet` walk passes over the registrations it armed there.
-  /// Another thread's, which may have read the old value, hear the write as they would there.
-  @inline(never)
-  private static func announceWriteBegunUnobserved(_ slot: PropertySlot) {
-    let owned = slot.isOwnedByCurrentThread
-    let (willSetListened, didSetListened, from) = slot.endUnannouncedMutation(owned: owned)
-    TrackingScope.noteMutationOnCurrentThread(slot, movedTo: from &+ 2)
-    let continuous = slot.claimParkedContinuousObserver(from: from)
     var parked = slot.takeParkedOneShot(owned: owned)
     var setAside: UnsafeMutableRawPointer?
-    if let taken = parked, OneShotObserver.wasArmedHere(taken) { (parked, setAside) = (nil, taken) }
-    if willSetListened {
-      ChangePropagation.notifyWillSetOfWriteBegunUnobserved(slot, firstCalling: parked)
-    } else if let parked {
-      OneShotObserver.fireParkedAtWillSet(parked)
+    if begunUnobserved, let taken = parked, OneShotObserver.wasArmedHere(taken) {
+      (parked, setAside) = (nil, taken)
     }
-    announceDidSet(of: slot, willSetListened, didSetListened, parked: continuous)
-    if let setAside { OneShotObserver.armAgain(setAside, reading: slot, afterWriteFrom: from) }
-  }
-
-  /// The rest of an unannounced write's end, after its `willSet`: the `didSet`.
-  @inline(__always)
-  private static func announceDidSet(
-    of slot: PropertySlot, _ willSetListened: Bool, _ didSetListened: Bool,
-    parked continuous: UnsafeMutableRawPointer?
-  ) {
+    announce(
+      .willSet, of: slot, toGraph: willSetListened, parked: parked,
+      passingOverEnclosingWrite: begunUnobserved)
     // A subscriber that linked after the counts were read, before that walk took the graph
     // lock, heard the `willSet` and must hear the `didSet`: its count, stale above, is
     // visible now that the walk took the lock.
     let didSetToGraph =
       didSetListened || (willSetListened && slot.didSetListeners.load(ordering: .relaxed) != 0)
     announce(.didSet, of: slot, toGraph: didSetToGraph, parked: continuous)
+    if let setAside { OneShotObserver.armAgain(setAside, reading: slot, afterWriteFrom: from) }
   }
 
   /// Delivers `event` of `slot` (its version already moved) to the registration taken from
   /// its parking word, if any (a one-shot at `willSet`, a continuous observer at `didSet`),
-  /// and, when `toGraph`, to its graph listeners.
+  /// and, when `toGraph`, to its graph listeners — passing over the registrations this thread
+  /// armed inside the write when `passingOverEnclosingWrite` (the `willSet` of a write begun
+  /// before its object was observed, see `ChangePropagation.notifyWillSetOfWriteBegunUnobserved`).
   @inline(__always)
   private static func announce(
-    _ event: SourceEvent, of slot: PropertySlot, toGraph: Bool, parked: UnsafeMutableRawPointer?
+    _ event: SourceEvent, of slot: PropertySlot, toGraph: Bool, parked: UnsafeMutableRawPointer?,
+    passingOverEnclosingWrite: Bool = false
   ) {
     // The repeated writes of a batch find the last walk current: no lock, no call.
     if toGraph && !(event == .didSet && slot.hasCurrentDidSetWalk) {
-      ChangePropagation.notify(slot, event, firstCalling: parked)
+      if passingOverEnclosingWrite {
+        ChangePropagation.notifyWillSetOfWriteBegunUnobserved(slot, firstCalling: parked)
+      } else {
+        ChangePropagation.notify(slot, event, firstCalling: parked)
+      }
     } else if let parked {
       PropertySlot.runParked(parked, at: event)
     }
