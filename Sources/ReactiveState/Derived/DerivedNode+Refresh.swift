@@ -252,7 +252,9 @@ extension DerivedNode {
       linked = false
     }
     refreshingThread.store(0, ordering: .relaxed)
-    if _isDebugAssertConfiguration(), let pause = DerivedNode.pauseBeforePublishing.body { pause() }
+    if BuildConfiguration.isUnoptimised, let pause = DerivedNode.pauseBeforePublishing.body {
+      pause()
+    }
     publishCurrent(replacing: Self.stale, knownLinked: linked)
     return linked
   }

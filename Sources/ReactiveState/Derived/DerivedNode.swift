@@ -402,7 +402,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   @inlinable @inline(__always)
   final func beginLockFreeRead() -> Bool {
     guard freshness.load(ordering: .acquiring) == Self.lockFreeReadable else { return false }
-    if _isDebugAssertConfiguration(), let pause = DerivedNode.pauseAfterLockFreeCheck.body {
+    if BuildConfiguration.isUnoptimised, let pause = DerivedNode.pauseAfterLockFreeCheck.body {
       pause()
     }
     if let scope = rs_current_scope() {

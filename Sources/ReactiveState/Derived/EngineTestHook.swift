@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A closure tests set to hold the engine at one point (unoptimised builds only; the engine
-/// calls ``body`` behind `_isDebugAssertConfiguration()`).
+/// calls ``body`` behind `BuildConfiguration.isUnoptimised`).
 ///
 /// Tests run in parallel, so the closure is never read while another test sets it: a reader
 /// looks at a relaxed flag (no synchronisation that could hide a race elsewhere from

@@ -23,13 +23,13 @@ enum GraphLockPins {
   /// Pins `node` for the rest of this thread's hold of the graph lock (caller holds it).
   @inline(__always)
   static func pin<Node: AnyObject>(_ node: Unmanaged<Node>) {
-    if _isDebugAssertConfiguration() { pinUnoptimised(node.toOpaque()) }
+    if BuildConfiguration.isUnoptimised { pinUnoptimised(node.toOpaque()) }
   }
 
   /// After ``GraphLock/unlock()``: releases this thread's pins.
   @inline(__always)
   static func releaseAfterUnlock() {
-    if _isDebugAssertConfiguration() && rs_current_thread().pointee.graph_lock_pin_count != 0 {
+    if BuildConfiguration.isUnoptimised && rs_current_thread().pointee.graph_lock_pin_count != 0 {
       releaseAll()
     }
   }

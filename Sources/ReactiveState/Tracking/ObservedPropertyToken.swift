@@ -45,7 +45,7 @@ public struct _ObservedPropertyToken: Sendable {
     -> Unmanaged<PropertySlot>
   {
     if let cached = slot(in: storage) {
-      if _isDebugAssertConfiguration() { storage.checkToken(naming: cached, for: keyPath()) }
+      if BuildConfiguration.isUnoptimised { storage.checkToken(naming: cached, for: keyPath()) }
       return cached
     }
     let slot = storage.slot(site: nil, keyPath: keyPath)
