@@ -69,13 +69,37 @@ extension DerivedNode {
   /// nothing taken, when this thread holds it already: the inputs form a cycle (each value read
   /// the other at some time, the read that closed it reported) and `input` is further up this
   /// thread's stack — subscribed there, or being refreshed. Waiting would never end.
-  ///
-  /// A subscription cannot give up, so its wait is registered even when it closes a cycle of
-  /// threads, with the locks this thread holds on its stacks (settled nodes no longer name
-  /// their holder): a thread of that cycle waiting for one of them to read it sees the cycle
-  /// and fails its read instead (see `lockUnlessCycleAcrossThreads`).
+  @inline(__always)
   private func lockInputUnlessHeldHere(_ input: DerivedNode) -> Bool {
     if input.computeLock.tryLock() { return true }
+    return lockContendedInputUnlessCycle(input)
+  }
+
+  /// The contended half of ``lockInputUnlessHeldHere(_:)``: false when this thread holds
+  /// `input`; otherwise waits for it, and gives it up (false) only when the wait is part of
+  /// a cycle of subscriptions.
+  ///
+  /// A subscription cannot fail, so its wait is registered even when it closes a cycle of
+  /// threads, with the locks this thread holds on its stacks (settled nodes no longer name
+  /// their holder): a thread of that cycle waiting for one of them to read it sees the cycle
+  /// and fails its read instead (see `lockUnlessCycleAcrossThreads`). A cycle of
+  /// subscriptions alone has no such thread (two derived values that read each other,
+  /// subscribed on two threads, each holding one and waiting for the other): seen on three
+  /// 10 ms slices in a row, it is ended here, as a cycle on this thread is, by passing over
+  /// `input`, reported. This node is still linked to it; its holder subscribes it.
+  ///
+  /// Passed over only when that is sure: `input` is not being refreshed (no thread is named
+  /// by `refreshingThread`), so its holder, which is waiting in a subscription, holds it on
+  /// that subscription's stack (a refresh releases each node it settles, and the root of a
+  /// settled read is kept only to be read or subscribed), and links it before releasing it.
+  /// An input being refreshed by its holder may end its refresh unlinked: a check that
+  /// settles it leaves it unlinked (it had no subscriber then), and a computation that ends
+  /// before this node is linked to it (its holder passed over a value too) drops its links.
+  /// Such an input is waited for while another wait of the cycle can be ended that way; in a
+  /// cycle where none can, it is passed over all the same (a hang would be worse) and the
+  /// report says that its changes may not reach this node until it is subscribed again.
+  @inline(never)
+  private func lockContendedInputUnlessCycle(_ input: DerivedNode) -> Bool {
     let thread = Self.currentThread
     if input.refreshingThread.load(ordering: .relaxed) == thread { return false }
     var held: [WaitTarget] = []
@@ -85,11 +109,45 @@ extension DerivedNode {
       held.append(.derivedValue(node))
       onStack = node._withUnsafeGuaranteedRef { $0.stackParent }
     }
-    WaitForGraph.shared.beginWaitUnconditionally(
+    let graph = WaitForGraph.shared
+    graph.beginWaitUnconditionally(
       thread, for: .derivedValue(.passUnretained(input)), holding: held)
-    input.computeLock.lock()
-    WaitForGraph.shared.endWaits(of: [thread])
+    var sightings = 0
+    while !input.computeLock.acquireOrWait(milliseconds: 10) {
+      // Unnamed: held and not refreshed (see above). The cycle is seen the same way by every
+      // thread in it, so one whose input is unnamed, if any, ends it.
+      guard let cycle = graph.unconditionalCycle(through: thread),
+        cycle.ownTargetIsUnnamed || !cycle.someTargetIsUnnamed
+      else {
+        sightings = 0
+        continue
+      }
+      sightings += 1
+      if sightings == 3 {
+        graph.endWaits(of: [thread])
+        reportSubscriptionCycle(passingOver: input, mayMissChanges: !cycle.ownTargetIsUnnamed)
+        return false
+      }
+    }
+    graph.endWaits(of: [thread])
     return true
+  }
+
+  /// Out of line, so building the message costs the subscription nothing.
+  @inline(never)
+  private func reportSubscriptionCycle(passingOver input: DerivedNode, mayMissChanges: Bool) {
+    let consequence =
+      mayMissChanges
+      ? "; it is being refreshed there and may stay unsubscribed, so changes of its inputs may "
+        + "not reach \(name) until it is read again"
+      : ", which that thread subscribes"
+    ObservationDiagnostics.report(
+      "A cycle through derived values was subscribed on several threads at once: \(name) "
+        + "reads \(input.name), held by another thread that waits for a value this thread "
+        + "holds. \(name) is subscribed without waiting for \(input.name)\(consequence). To fix: "
+        + "remove the read of \(name) from the derivation of \(input.name) (directly or "
+        + "through other derived values)"
+    )
   }
 
   /// Under the graph lock, for an abandoned node: whether an input it is linked to changed

@@ -59,7 +59,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
       action()
       finishRun()
     } else if runner != 0 && runner != thread
-      && WaitForGraph.shared.beginWait(thread, for: .cancellation(runner: runner))
+      && WaitForGraph.shared.beginWait(
+        thread, for: .cancellation(runner: runner), canGiveUp: false)
     {
       let completion = completion ?? DispatchSemaphore(value: 0)
       self.completion = completion

@@ -8,15 +8,18 @@
 /// other one registered its wait under this graph's lock after it became the holder of what
 /// it holds. A wait that cannot be given up (a derived value's subscription) is registered
 /// even when it closes a cycle; the threads it waits for then see the cycle when they look
-/// again (``closesCycle(_:)``, every 10 ms for a derived value's reader). Only contended
-/// paths come here. ``AnyCancellable`` and ``DerivedNode`` share one
-/// graph (``shared``): a cycle may pass through both kinds of wait (a cancel action reading a
-/// value whose derivation cancels that token).
+/// again (``closesCycle(_:)``, every 10 ms for a derived value's reader). A cycle made only
+/// of waits that no thread gives up (``unconditionalCycle(through:)``) is ended by a
+/// subscription that passes over the value it waits for. Only contended paths come here.
+/// ``AnyCancellable`` and ``DerivedNode`` share one graph (``shared``): a cycle may pass
+/// through both kinds of wait (a cancel action reading a value whose derivation cancels that
+/// token).
 final class WaitForGraph<Target: Equatable>: @unchecked Sendable {
   private let lock = WordLock()
   /// The waiting threads (their thread-state addresses), what each waits for (one target at
-  /// a time), and what it holds that ``holder`` cannot name.
-  private var waits: [(waiter: UInt, target: Target, holds: [Target])] = []
+  /// a time), what it holds that ``holder`` cannot name, and whether it gives up its wait
+  /// when it finds it closes a cycle.
+  private var waits: [(waiter: UInt, target: Target, holds: [Target], canGiveUp: Bool)] = []
   /// The thread holding `target` now, or 0 when it cannot tell (read under the graph's lock).
   private let holder: (Target) -> UInt
 
@@ -25,10 +28,14 @@ final class WaitForGraph<Target: Equatable>: @unchecked Sendable {
 
   /// Registers that `waiter`, holding `holds`, is about to wait for `target`; returns false,
   /// with nothing registered, when that wait would close a cycle of waiting threads.
-  func beginWait(_ waiter: UInt, for target: Target, holding holds: [Target] = []) -> Bool {
+  /// `canGiveUp`: the waiter gives up when a cycle closed later passes through its wait (it
+  /// looks with ``closesCycle(_:)``); false for one that blocks until woken.
+  func beginWait(
+    _ waiter: UInt, for target: Target, holding holds: [Target] = [], canGiveUp: Bool = true
+  ) -> Bool {
     lock.withLock {
       if chainLeads(from: target, to: waiter) { return false }
-      waits.append((waiter, target, holds))
+      waits.append((waiter, target, holds, canGiveUp))
       return true
     }
   }
@@ -36,7 +43,7 @@ final class WaitForGraph<Target: Equatable>: @unchecked Sendable {
   /// Registers a wait that cannot be given up, even when it closes a cycle: a thread in that
   /// cycle whose wait can end sees it with ``closesCycle(_:)`` and gives up instead.
   func beginWaitUnconditionally(_ waiter: UInt, for target: Target, holding holds: [Target]) {
-    lock.withLock { waits.append((waiter, target, holds)) }
+    lock.withLock { waits.append((waiter, target, holds, false)) }
   }
 
   /// Whether the registered wait of `waiter` is part of a cycle now (one registered after it
@@ -46,6 +53,39 @@ final class WaitForGraph<Target: Equatable>: @unchecked Sendable {
       guard let own = waits.first(where: { $0.waiter == waiter }) else { return false }
       return chainLeads(from: own.target, to: waiter)
     }
+  }
+
+  /// The cycle that the registered wait of `waiter` is part of now, when no wait in it can be
+  /// given up (`waiter`'s own included): nobody in it gives up on its own. Nil otherwise.
+  func unconditionalCycle(through waiter: UInt) -> UnconditionalCycle? {
+    lock.withLock {
+      guard let own = waits.first(where: { $0.waiter == waiter }), !own.canGiveUp else {
+        return nil
+      }
+      var cycle = UnconditionalCycle(ownTargetIsUnnamed: false, someTargetIsUnnamed: false)
+      var target = own.target
+      for step in 0...waits.count {
+        var thread = holder(target)
+        if thread == 0 {
+          thread = waits.first { $0.holds.contains(target) }?.waiter ?? 0
+          if thread == 0 { return nil }
+          cycle.ownTargetIsUnnamed = cycle.ownTargetIsUnnamed || step == 0
+          cycle.someTargetIsUnnamed = true
+        }
+        if thread == waiter { return cycle }
+        guard let next = waits.first(where: { $0.waiter == thread }), !next.canGiveUp else {
+          return nil
+        }
+        target = next.target
+      }
+      return nil
+    }
+  }
+
+  /// Whether some thread has registered a wait for `target` (tests wait for a thread to block
+  /// instead of sleeping).
+  func hasWait(for target: Target) -> Bool {
+    lock.withLock { waits.contains { $0.target == target } }
   }
 
   /// The waits of `waiters` end (each holds what it waited for, gave up, or is about to be
@@ -75,6 +115,17 @@ final class WaitForGraph<Target: Equatable>: @unchecked Sendable {
     if thread != 0 { return thread }
     return waits.first { $0.holds.contains(target) }?.waiter ?? 0
   }
+}
+
+/// A cycle of waits none of which can be given up (see
+/// ``WaitForGraph/unconditionalCycle(through:)``). A target is unnamed when ``WaitForGraph``'s
+/// `holder` names no thread for it and its holder is known only from the holdings it
+/// registered with its own wait.
+struct UnconditionalCycle {
+  /// The target the asking thread waits for is unnamed.
+  var ownTargetIsUnnamed: Bool
+  /// Some target in the cycle is unnamed.
+  var someTargetIsUnnamed: Bool
 }
 
 /// What a thread of the shared wait-for graph waits for.
