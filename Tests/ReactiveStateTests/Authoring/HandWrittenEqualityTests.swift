@@ -199,6 +199,19 @@ struct HandWrittenEqualityTests {
     #expect(result.hand == result.oracle)
   }
 
+  @Test func anEqualValueIsStoredWithoutNotifying() {
+    let hand = HelperModel()
+    let oracle = HelperOracle()
+    hand.double = 0
+    oracle.double = 0
+    // -0.0 == 0.0, but its sign tells whether it was stored.
+    let result = helperFires(\.double, \.double, hand: hand, oracle: oracle, assign: -0.0)
+    #expect(result.hand == 0)
+    #expect(result.hand == result.oracle)
+    #expect(oracle.double.sign == .minus)
+    #expect(hand.double.sign == .minus, "stored, as the macro stores it")
+  }
+
   @Test func nanAlwaysNotifies() {
     let result = helperFires(\.double, \.double, assign: .nan)
     #expect(result.hand == 1)
@@ -220,10 +233,16 @@ struct HandWrittenEqualityTests {
   }
 
   @Test func equatableClassesCompareWithEquality() {
+    let hand = HelperModel()
+    let oracle = HelperOracle()
+    let replacement = HelperEquatableReference(id: 1)
     let equal = helperFires(
-      \.equatableReference, \.equatableReference, assign: HelperEquatableReference(id: 1))
+      \.equatableReference, \.equatableReference, hand: hand, oracle: oracle, assign: replacement)
     #expect(equal.hand == 0)
     #expect(equal.hand == equal.oracle)
+    // Not notified, but stored, as the macro stores it.
+    #expect(oracle.equatableReference === replacement)
+    #expect(hand.equatableReference === replacement)
     let different = helperFires(
       \.equatableReference, \.equatableReference, assign: HelperEquatableReference(id: 2))
     #expect(different.hand == 1)

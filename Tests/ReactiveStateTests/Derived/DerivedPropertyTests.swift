@@ -242,6 +242,21 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
     token?.cancel()
   }
 
+  @Test func aDerivedPropertysComputedGoesWithItsObject() {
+    weak var weakCart: DerivedCart?
+    weak var weakTotal: Computed<Int>?
+    do {
+      let cart = DerivedCart()
+      cart.prices = [1, 2]
+      #expect(cart.total == 3)
+      weakCart = cart
+      weakTotal = cart.$total
+      #expect(weakTotal != nil)
+    }
+    #expect(weakCart == nil)
+    #expect(weakTotal == nil, "the storage released its Computed")
+  }
+
   @Test func theFirstAccessFromManyThreadsCreatesOneValue() {
     for _ in 0..<50 {
       let cart = DerivedCart()
@@ -344,20 +359,22 @@ private func waitBriefly(_ semaphore: DispatchSemaphore) -> Bool {
     #expect(report.value == [3, 7, 5])
   }
 
+  /// Three objects: the third and later join the node's list of held objects.
   @Test func aNodeKeepsEveryObjectItHoldsUntilItsLockIsReleased() {
     weak var first: HandModel?
     weak var second: HandModel?
+    weak var third: HandModel?
     var release: () -> Void = {}
     do {
-      let one = HandModel()
-      let two = HandModel()
-      first = one
-      second = two
-      release = holdInLockedDerivedNode([one, two, one])
+      let models = [HandModel(), HandModel(), HandModel()]
+      first = models[0]
+      second = models[1]
+      third = models[2]
+      release = holdInLockedDerivedNode(models + [models[0]])
     }
-    #expect(first != nil && second != nil)
+    #expect(first != nil && second != nil && third != nil)
     release()
-    #expect(first == nil && second == nil)
+    #expect(first == nil && second == nil && third == nil)
   }
 
   @Test func aComputedOfAReleasedObjectReportsItByName() {

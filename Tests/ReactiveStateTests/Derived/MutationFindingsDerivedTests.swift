@@ -49,23 +49,6 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  /// Pins that a node holding more than two objects keeps every one of them (the third and
-  /// later join its list) until its compute lock is released.
-  @Test func aNodeKeepsAThirdObjectItHoldsUntilItsLockIsReleased() {
-    weak var first: HandModel?
-    weak var third: HandModel?
-    var release: () -> Void = {}
-    do {
-      let models = [HandModel(), HandModel(), HandModel()]
-      first = models[0]
-      third = models[2]
-      release = holdInLockedDerivedNode(models + [models[2]])
-    }
-    #expect(first != nil && third != nil)
-    release()
-    #expect(first == nil && third == nil)
-  }
-
   /// Pins that a derivation reading itself does not become its own input: read again with
   /// nothing changed, it is neither recomputed nor reported again.
   @Test func aValueThatReadsItselfIsNotItsOwnInput() {
