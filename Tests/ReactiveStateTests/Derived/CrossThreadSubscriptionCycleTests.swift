@@ -128,31 +128,25 @@ import Testing
     let done = DispatchSemaphore(value: 0)
     let reports = LockedBox<[String]>([])
     let changed = LockedBox<Set<String>>([])
-    Thread.detachNewThread {  // thread 2
-      let reported = ObservationDiagnostics.capture {
-        withObservationTracking {
-          _ = x.value
-        } onChange: {
-          changed.value.insert("X")
+    /// On a thread of its own: one-shot tracking of `value`, its diagnostics in `reports`.
+    func observeOnAnotherThread(_ value: Computed<Int>, named label: String) {
+      Thread.detachNewThread {
+        let reported = ObservationDiagnostics.capture {
+          withObservationTracking {
+            _ = value.value
+          } onChange: {
+            changed.value.insert(label)
+          }
         }
+        reports.value += reported.map(\.message)
+        done.signal()
       }
-      reports.value += reported.map(\.message)
-      done.signal()
     }
+    observeOnAnotherThread(x, named: "X")  // thread 2
     pauseD.waitUntilReached()  // thread 2 holds `X` only: `B` and `A` were checked
     m.c = 5  // `C` recomputes, to an equal value, during `A`'s next check
     pauseC.arm()
-    Thread.detachNewThread {  // thread 1
-      let reported = ObservationDiagnostics.capture {
-        withObservationTracking {
-          _ = a.value
-        } onChange: {
-          changed.value.insert("A")
-        }
-      }
-      reports.value += reported.map(\.message)
-      done.signal()
-    }
+    observeOnAnotherThread(a, named: "A")  // thread 1
     pauseC.waitUntilReached()  // thread 1 holds `A`; `B` was checked and released
     pauseD.release()  // thread 2 settles `X`, takes `B` while subscribing, waits for `A`
     waitUntilAThreadWaits(for: a)
