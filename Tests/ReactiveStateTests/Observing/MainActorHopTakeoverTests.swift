@@ -14,14 +14,36 @@ import Testing
     var seen: [String] = []
   }
 
-  @MainActor @Test func aMainThreadChangeRunsTheBodyAtOnceWhileAHopIsPending() async {
+  /// How another thread queues the hop that the main thread's change takes over.
+  enum HopQueuedBy: CaseIterable, Sendable {
+    /// One write.
+    case oneWrite
+    /// Two writes: the second finds the run queued by the first.
+    case twoWrites
+    /// The end of a transaction that holds the write.
+    case transactionEnd
+  }
+
+  @MainActor @Test(arguments: HopQueuedBy.allCases)
+  func aMainThreadChangeRunsTheBodyAtOnceWhileAHopIsPending(queuedBy: HopQueuedBy) async {
     let model = HandModel()
     let runs = Runs()
     let token = actingAsMainThread {
       let token = observe { @MainActor in runs.seen.append("a=\(model.a)") }
-      onAnotherThread { model.a = 1 }  // queues a hop this test's main actor cannot run yet
+      // Queues a hop this test's main actor cannot run yet.
+      onAnotherThread {
+        switch queuedBy {
+        case .oneWrite:
+          model.a = 1
+        case .twoWrites:
+          model.a = 1
+          model.a = -1
+        case .transactionEnd:
+          withTransaction { model.a = 1 }
+        }
+      }
       model.a = 2
-      #expect(runs.seen == ["a=0", "a=2"])
+      #expect(runs.seen == ["a=0", "a=2"], "run at once, on the main thread")
       return token
     }
     // The hop has nothing left to run.

@@ -43,9 +43,10 @@ import Testing
 
   /// A body that writes what it read inside `withoutObservationTracking` still invalidates
   /// itself: it is stopped at the rerun limit (it used to loop forever, the write unseen).
-  /// `readsOne`: one read (the observer parks in the slot) or two (it is linked).
-  @Test(arguments: [true, false])
-  func aSelfInvalidatingWriteInsideAnUntrackedBlockIsStopped(readsOne: Bool) {
+  /// `readsOne`: one read (the observer parks in the slot) or two (it is linked). `nested`:
+  /// the write is inside a second untracked block, which must keep the run's scope suspended.
+  @Test(arguments: [true, false], [false, true])
+  func aSelfInvalidatingWriteInsideAnUntrackedBlockIsStopped(readsOne: Bool, nested: Bool) {
     let model = HandModel()
     let runs = Box(0)
     var token: ObservationToken?
@@ -53,8 +54,13 @@ import Testing
       token = observe {
         runs.value += 1
         let value = readsOne ? model.a : model.a + model.b
-        if runs.value < 10_000 {  // a guard against the old endless loop
-          withoutObservationTracking { model.a = value + 1 }
+        guard runs.value < 10_000 else { return }  // a guard against the old endless loop
+        withoutObservationTracking {
+          if nested {
+            withoutObservationTracking { model.a = value + 1 }
+          } else {
+            model.a = value + 1
+          }
         }
       }
     }
