@@ -118,29 +118,6 @@ import Testing
     #expect(!host.texts.contains("Close sheet"))
   }
 
-  // MARK: - AnyView(_:) of an AnyView
-
-  struct WrappedEitherWay: View {
-    let model: Triple
-    var body: some View {
-      model.flag
-        ? AnyView(AnyView(CounterView(label: "wrapped")))
-        : AnyView(CounterView(label: "wrapped"))
-    }
-  }
-
-  // Pins: `AnyView(_:)` unwraps an AnyView, so wrapping twice keeps the erased view's identity.
-  @Test func wrappingAnAnyViewAgainKeepsTheConcreteViewsIdentity() throws {
-    let model = Triple()
-    let host = ViewHost(WrappedEitherWay(model: model))
-    try host.tap("wrapped 0")
-    let nodes = host.nodeCount
-    model.flag = false
-    host.flush()
-    #expect(host.texts == ["wrapped 1"])
-    #expect(host.nodeCount == nodes)
-  }
-
   // MARK: - Window groups
 
   struct TwoGroupsApp: App {

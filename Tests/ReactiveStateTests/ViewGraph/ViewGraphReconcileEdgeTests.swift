@@ -41,19 +41,24 @@ import Testing
     #expect(host.nodeCount == nodes)
   }
 
-  /// Erases the same counter directly, or an `AnyView` of it, by `AnyView(erasing:)`.
+  /// Erases the same counter directly, or an `AnyView` of it, by `AnyView(erasing:)` or by
+  /// `AnyView(_:)`.
   struct ErasedEitherWay: View {
     let model: Triple
+    let byErasing: Bool
     var body: some View {
-      model.flag
-        ? AnyView(erasing: AnyView(CounterView(label: "erased")))
-        : AnyView(erasing: CounterView(label: "erased"))
+      let counter = CounterView(label: "erased")
+      if byErasing {
+        return model.flag ? AnyView(erasing: AnyView(counter)) : AnyView(erasing: counter)
+      }
+      return model.flag ? AnyView(AnyView(counter)) : AnyView(counter)
     }
   }
 
-  @Test func erasingAnAnyViewAgainKeepsTheConcreteViewsIdentity() throws {
+  @Test(arguments: [true, false])
+  func erasingAnAnyViewAgainKeepsTheConcreteViewsIdentity(byErasing: Bool) throws {
     let model = Triple()
-    let host = ViewHost(ErasedEitherWay(model: model))
+    let host = ViewHost(ErasedEitherWay(model: model, byErasing: byErasing))
     try host.tap("erased 0")
     let nodes = host.nodeCount
     model.flag = false
