@@ -40,11 +40,11 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
   /// over before the one that ends the mutation.
   @exclusivity(unchecked) private var nestedWrites = 0
   /// Armed inside a write of a property it read that announces itself only at its end (see
-  /// ``adoptWriteInFlight(_:)``): the thread making that write (its thread-local state's
-  /// address), whose late `willSet` came before this registration and is passed over — a
-  /// `withMutation` write begins and ends on one thread, so a `willSet` from another thread
-  /// meanwhile is a write of its own (graph lock; nil otherwise).
-  @exclusivity(unchecked) private var lateWillSetThread: UnsafeMutableRawPointer?
+  /// ``adoptWriteInFlight(_:)``): that write's late `willSet`, still to come on the mutating
+  /// thread, came before this registration and is passed over — a `withMutation` write
+  /// begins and ends on one thread, so a `willSet` from another thread meanwhile is a write
+  /// of its own (graph lock).
+  @exclusivity(unchecked) private var awaitsLateWillSet = false
   /// Between the `receive` that queued the `.willSet` callback and that callback's return:
   /// another thread's `didSet` must not be delivered before it (see the type).
   private let willSetCallbackPending = Atomic<Bool>(false)
@@ -128,7 +128,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
       guard announced || isUnannounced else { continue }
       mutatingSlot = source.toOpaque()
       mutatingThread = UnsafeMutableRawPointer(rs_current_thread())
-      lateWillSetThread = isUnannounced ? mutatingThread : nil
+      awaitsLateWillSet = isUnannounced
       return
     }
   }
@@ -140,7 +140,7 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     mutatingSlot = nil
     mutatingThread = nil
     nestedWrites = 0
-    lateWillSetThread = nil
+    awaitsLateWillSet = false
     linksInPlaceOfDerivedValues = []
     unlinkAllDependencies()
     return true
@@ -153,10 +153,11 @@ final class EventObserver: ReactiveNode, EventCanceller, @unchecked Sendable {
     case .willSet:
       // With only `.deinit` requested, mutations are not events.
       guard mutatingSlot == nil, mutationsAreEvents else {
-        let thread = UnsafeMutableRawPointer(rs_current_thread())
-        guard mutatingSlot == source, mutatingThread == thread else { return false }
-        if lateWillSetThread == thread {
-          lateWillSetThread = nil
+        guard mutatingSlot == source,
+          mutatingThread == UnsafeMutableRawPointer(rs_current_thread())
+        else { return false }
+        if awaitsLateWillSet {
+          awaitsLateWillSet = false
         } else {
           nestedWrites += 1
         }

@@ -88,14 +88,13 @@ final class ObservationTransaction {
         let next = Self.detach(cursor)
         // Nothing touches `cursor` after its run: it may be gone. A newcomer runs even in the
         // round that gives up: it is not one of the observers that keep re-queueing.
-        let isNewcomer = cursor._withUnsafeGuaranteedRef { observer -> Bool in
-          guard observer.drainStamp != drain else { return false }
-          observer.drainStamp = drain
-          roundsWithoutNewcomer = 0
-          return true
-        }
-        cursor._withUnsafeGuaranteedRef {
-          $0.runPostponed(abandon && !isNewcomer ? .abandon : .run)
+        cursor._withUnsafeGuaranteedRef { observer in
+          let isNewcomer = observer.drainStamp != drain
+          if isNewcomer {
+            observer.drainStamp = drain
+            roundsWithoutNewcomer = 0
+          }
+          observer.runPostponed(abandon && !isNewcomer ? .abandon : .run)
         }
         guard let next else { break }
         cursor = next

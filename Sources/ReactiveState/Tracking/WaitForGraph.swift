@@ -65,10 +65,9 @@ final class WaitForGraph<Target: Equatable>: @unchecked Sendable {
       var cycle = UnconditionalCycle(ownTargetIsUnnamed: false, someTargetIsUnnamed: false)
       var target = own.target
       for step in 0...waits.count {
-        var thread = holder(target)
-        if thread == 0 {
-          thread = waits.first { $0.holds.contains(target) }?.waiter ?? 0
-          if thread == 0 { return nil }
+        let (thread, named) = holding(target)
+        if thread == 0 { return nil }
+        if !named {
           cycle.ownTargetIsUnnamed = cycle.ownTargetIsUnnamed || step == 0
           cycle.someTargetIsUnnamed = true
         }
@@ -98,22 +97,22 @@ final class WaitForGraph<Target: Equatable>: @unchecked Sendable {
   /// waits for, its holder…) reaches `waiter`. A chain without a cycle ends within
   /// `waits.count` steps.
   private func chainLeads(from target: Target, to waiter: UInt) -> Bool {
-    var thread = holding(target)
+    var thread = holding(target).thread
     for _ in 0...waits.count {
       if thread == 0 { return false }
       if thread == waiter { return true }
       guard let next = waits.first(where: { $0.waiter == thread }) else { return false }
-      thread = holding(next.target)
+      thread = holding(next.target).thread
     }
     return false
   }
 
-  /// Under the graph's lock: the thread holding `target`, by ``holder`` or else by the
-  /// holdings a waiting thread registered; 0 when neither knows.
-  private func holding(_ target: Target) -> UInt {
+  /// Under the graph's lock: the thread holding `target`, by ``holder`` (`named`) or else by
+  /// the holdings a waiting thread registered; 0 when neither knows.
+  private func holding(_ target: Target) -> (thread: UInt, named: Bool) {
     let thread = holder(target)
-    if thread != 0 { return thread }
-    return waits.first { $0.holds.contains(target) }?.waiter ?? 0
+    if thread != 0 { return (thread, true) }
+    return (waits.first { $0.holds.contains(target) }?.waiter ?? 0, false)
   }
 }
 
