@@ -61,11 +61,13 @@ final class PlainPair {
   }
 }
 
-/// The ReactiveState models with one `count` property, in either authoring form, so one
-/// generic (specialised, no dynamic dispatch) benchmark loop serves both.
+/// The models with one `count` property (ReactiveState in either authoring form, and the
+/// Observation baseline), so one generic (specialised, no dynamic dispatch) benchmark loop
+/// serves each.
 protocol CountingModel: AnyObject {
   var count: Int { get set }
 }
 
 extension HandWrittenCounter: CountingModel {}
 extension TrackedCounter: CountingModel {}
+extension ObservationCounter: CountingModel {}
