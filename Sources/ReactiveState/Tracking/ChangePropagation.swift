@@ -7,6 +7,10 @@ import Synchronization
 /// enqueue themselves there. User code (callbacks) runs after the lock is released, in
 /// subscription order, so a callback may freely read, mutate or re-arm observation.
 enum ChangePropagation {
+  /// Tests only, unoptimised builds only (compiled out otherwise): called by a `didSet` walk
+  /// before it takes the graph lock, so a test can complete another walk of the source there.
+  static let pauseBeforeDidSetWalk = EngineTestHook()
+
   /// Tells every subscriber of `source` about `event` — walking on through derived values,
   /// each at most once per change, with an explicit stack (no recursion) — then delivers to
   /// those that asked.
@@ -50,6 +54,9 @@ enum ChangePropagation {
     passingOverEnclosingWrite: Bool
   ) {
     var queue = DeliveryQueue()
+    if BuildConfiguration.isUnoptimised, event == .didSet, let pause = pauseBeforeDidSetWalk.body {
+      pause()
+    }
     GraphLock.lock()
     if event == .didSet
       && source.didSetWalkWave.load(ordering: .relaxed) == ObservationWave.currentValue

@@ -1,5 +1,6 @@
 // Hooks into the engine for tests: this file alone imports it `@testable`.
 import CReactiveState
+
 @testable import ReactiveState
 
 /// A plain ``ObservationRegistrar`` whose properties are confined to the main thread, as
@@ -142,4 +143,10 @@ func waitingConsumerProbe<Element, Failure>(
 ) -> @Sendable () -> Bool {
   let iteration = iterator.iteration
   return { iteration.hasWaitingConsumer }
+}
+
+/// `body` runs inside every `didSet` walk of a source, before it takes the graph lock (nil:
+/// none). Unoptimised builds only.
+func pauseDidSetWalksBeforeTheirLock(_ body: (() -> Void)?) {
+  ChangePropagation.pauseBeforeDidSetWalk.body = body
 }
