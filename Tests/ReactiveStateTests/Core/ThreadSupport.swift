@@ -7,8 +7,9 @@ func currentThreadID() -> UInt { UInt(bitPattern: Int(bitPattern: UInt(pthread_s
 /// Runs `body` on a new thread and waits for it to end.
 func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
   let done = DispatchSemaphore(value: 0)
+  let job = ThreadJob(body)
   Thread.detachNewThread {
-    body()
+    job.run()
     done.signal()
   }
   done.wait()
@@ -17,11 +18,25 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
 /// Runs `body` on a new thread (not the caller's, not the cooperative pool) and waits for it
 /// without blocking the calling task's thread.
 func onNewThread(_ body: @escaping @Sendable () -> Void) async {
+  let job = ThreadJob(body)
   await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
     Thread {
-      body()
+      job.run()
       done.resume()
     }.start()
+  }
+}
+
+/// A thread's work, released as soon as it ran: the thread's own closure lives until the
+/// thread exits, possibly after the caller resumed, and must not keep what `body` captured
+/// alive then (a test expecting a model's deallocation would fail now and then).
+private final class ThreadJob: @unchecked Sendable {
+  private var body: (@Sendable () -> Void)?
+  init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  func run() {
+    let body = self.body
+    self.body = nil
+    body?()
   }
 }
 
