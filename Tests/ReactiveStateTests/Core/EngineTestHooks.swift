@@ -150,3 +150,11 @@ func waitingConsumerProbe<Element, Failure>(
 func pauseDidSetWalksBeforeTheirLock(_ body: (() -> Void)?) {
   ChangePropagation.pauseBeforeDidSetWalk.body = body
 }
+
+/// The deallocation passes a derived value keeps after `inserted` (in order) were recorded
+/// in it one by one.
+func deallocationPassesKept(afterInserting inserted: [UInt64]) -> [UInt64] {
+  var passes = DeallocationPasses()
+  for pass in inserted { passes.insert(pass) }
+  return passes.passes
+}

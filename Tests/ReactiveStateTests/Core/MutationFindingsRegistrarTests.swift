@@ -133,4 +133,13 @@ import Testing
     second.a = 1
     #expect(fired.value == 1)
   }
+
+  /// Pins that a derived value's full record of deallocation passes forgets the oldest pass
+  /// when an older one arrives (merged from an inner value that departed): passes are kept in
+  /// order, not in arrival order, so the newest are the ones remembered.
+  @Test func aFullRecordOfDeallocationPassesForgetsTheOldest() {
+    let newest = Array(UInt64(2)...9)
+    #expect(deallocationPassesKept(afterInserting: newest + [1]) == newest)
+    #expect(deallocationPassesKept(afterInserting: newest + [10]) == Array(3...10))
+  }
 }
