@@ -10,11 +10,11 @@
 /// it, through marked values only, when it is over (see ``endDidSetWalk(pass:)``). Nothing else
 /// is walked: a change stopping at an unmarked stale value costs one more load.
 extension DerivedNode {
-  /// The last subscriber went away (graph lock). The upstream links stay through the next
-  /// ``lingeringLimit`` changes of an input, so a subscriber that comes back meanwhile — a
-  /// dynamic dependency switching back and forth, a one-shot re-armed after it fired — finds
-  /// them in place instead of unlinking and relinking every time; the change after that
-  /// drops them. A recomputation with no subscriber drops them at once (an unobserved
+  /// The last subscriber went away (graph lock). The upstream links stay until the
+  /// ``lingeringLimit``-th change of an input after that, which drops them, so a subscriber
+  /// that comes back before — a dynamic dependency switching back and forth, a one-shot
+  /// re-armed after it fired — finds them in place instead of unlinking and relinking every
+  /// time. A recomputation with no subscriber drops them at once (an unobserved
   /// computation links nothing).
   ///
   /// A stale value orphaned because a dependent's lingering ended drops its links with it (it

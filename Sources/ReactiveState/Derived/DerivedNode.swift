@@ -88,7 +88,8 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// False once a marking found that the lingering orphan reads no derived value, which its
   /// later changes then skip (graph lock).
   @exclusivity(unchecked) final var mayReadDerivedValues = true
-  /// How many changes of its inputs an orphan keeps its upstream links through.
+  /// Which change of its inputs since it was orphaned (counting from 1) makes an orphan drop
+  /// its upstream links; it keeps them through the ones before.
   static let lingeringLimit: UInt8 = 2
   /// The thread refreshing the node right now — checking its inputs or computing it — for
   /// cycle detection, 0 when none: the address of its thread-local state, unique among
