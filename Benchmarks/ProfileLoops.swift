@@ -210,10 +210,9 @@ enum ProfileLoops {
       if name == "arm-modify" { for model in models { model.count &+= 1 } }
       withExtendedLifetime(models) {}
     case "cellx":
-      // One grid (1000 layers unless `width` says), updated `count` times (alternating two
-      // sets of source values).
+      // One 1000-layer grid, updated `count` times (alternating two sets of source values).
       let framework = ReactiveStateFramework()
-      let (sources, ends) = CellxScenario(layers: width ?? 1000).build(framework)
+      let (sources, ends) = CellxScenario(layers: 1000).build(framework)
       for round in 0..<count {
         framework.withBatch {
           for (index, source) in sources.enumerated() {
