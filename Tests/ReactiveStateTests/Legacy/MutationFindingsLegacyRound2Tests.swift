@@ -1,0 +1,83 @@
+import Testing
+
+// `@testable` only to read how many entries the subscriber list keeps (as
+// `MutationFindingsLegacyTests` does).
+@testable import ReactiveState
+
+/// A model that replaces one property's `@Published` storage after creation, as an
+/// initialiser-like `reset` might (`_name = Published(initialValue:)`).
+private final class ResettableProfile: ObservableObject, @unchecked Sendable {
+  @Published var name = "Ada"
+  @Published var age = 36
+
+  func replaceNameStorage(with name: String) { _name = Published(initialValue: name) }
+}
+
+/// Pins promises of the legacy subscriber list that a second round of mutation testing found
+/// unchecked: when removed entries are compacted, and when a subscription's closure is released.
+@Suite struct MutationFindingsLegacyRound2Tests {
+  /// Pins that removed entries are compacted as soon as they make up half of the list (the
+  /// documented threshold), not only once they outnumber the live ones.
+  @Test func removedEntriesAreCompactedOnceTheyMakeUpHalfOfTheList() {
+    let list = SubscriberList<Int>()
+    let kept = list.subscribe { _ in }
+    list.subscribe { _ in }.cancel()
+    #expect(list.count == 1)
+    #expect(list.entries.count == 1, "one removed entry of two is half: compacted")
+    withExtendedLifetime(kept) {}
+  }
+
+  /// Pins that cancelling one subscription releases its closure at once, even when too few
+  /// entries are removed for the list to be compacted (the removed entry stays, without its
+  /// closure).
+  @Test func cancellingReleasesTheClosureBeforeTheListIsCompacted() {
+    let publisher = ObservableObjectPublisher()
+    let others = (0..<3).map { _ in publisher.sink {} }
+    let watch = CanaryWatch()
+    var token: AnyCancellable?
+    do {
+      let canary = Canary()
+      watch.canary = canary
+      token = publisher.sink { withExtendedLifetime(canary) {} }
+    }
+    #expect(watch.isAlive)
+    token?.cancel()
+    #expect(publisher.subscriberCount == 3)
+    #expect(!watch.isAlive, "the cancelled closure was released")
+    withExtendedLifetime((others, token)) {}
+  }
+
+  /// Pins that a publisher's subscribers' closures go with the publisher even while their
+  /// tokens are kept: a token does not keep the publisher's subscriber list alive.
+  @Test func aReleasedPublisherReleasesItsSubscribersWhileTheirTokensLive() {
+    let watch = CanaryWatch()
+    var publisher: ObservableObjectPublisher? = ObservableObjectPublisher()
+    var token: AnyCancellable?
+    do {
+      let canary = Canary()
+      watch.canary = canary
+      token = publisher?.sink { withExtendedLifetime(canary) {} }
+    }
+    #expect(watch.isAlive)
+    publisher = nil
+    #expect(!watch.isAlive, "the subscriber's closure went with its publisher")
+    token?.cancel()  // no publisher left to remove it from
+    withExtendedLifetime(token) {}
+  }
+
+  /// Pins that an object keeps one `objectWillChange` publisher when one property's storage was
+  /// replaced after the publisher was installed: the next request hands the new storage the
+  /// object's existing publisher instead of making a second one.
+  @Test func replacingAPropertysStorageKeepsTheObjectsOnePublisher() {
+    let profile = ResettableProfile()
+    let publisher = profile.objectWillChange
+    let sends = LockedBox(0)
+    let token = publisher.sink { sends.value += 1 }
+    profile.replaceNameStorage(with: "Grace")
+    #expect(profile.objectWillChange === publisher)
+    profile.name = "Lin"
+    profile.age = 37
+    #expect(sends.value == 2)
+    withExtendedLifetime(token) {}
+  }
+}
