@@ -92,6 +92,8 @@ private final class HelperModel: ReactiveState.Observable, @unchecked Sendable {
   }
 
   private var _reference = HelperReference()
+  /// How many times the `reference` setter's store ran (its `didSet`-like logic).
+  var referenceStores = 0
   var reference: HelperReference {
     get {
       registrar.access(self, keyPath: \.reference)
@@ -102,6 +104,7 @@ private final class HelperModel: ReactiveState.Observable, @unchecked Sendable {
         of: self, keyPath: \.reference, replacing: _reference, with: newValue
       ) {
         _reference = newValue
+        referenceStores += 1
       }
     }
   }
@@ -142,7 +145,10 @@ private final class HelperOracle {
   var optional: Int? = nil
   var array = [1, 2]
   var opaque = HelperOpaque()
-  var reference = HelperReference()
+  var reference = HelperReference() {
+    didSet { referenceStores += 1 }
+  }
+  @ObservationIgnored var referenceStores = 0
   var equatableReference = HelperEquatableReference(id: 1)
   var double = Double.nan
 }
@@ -227,6 +233,9 @@ struct HandWrittenEqualityTests {
     let same = helperFires(\.reference, \.reference, hand: hand, oracle: oracle, assign: shared)
     #expect(same.hand == 0)
     #expect(same.hand == same.oracle)
+    // Not notified, but the store (and the logic in it) still ran, as the macro's didSet does.
+    #expect(oracle.referenceStores == 2)
+    #expect(hand.referenceStores == oracle.referenceStores)
     let new = helperFires(\.reference, \.reference, assign: HelperReference())
     #expect(new.hand == 1)
     #expect(new.hand == new.oracle)

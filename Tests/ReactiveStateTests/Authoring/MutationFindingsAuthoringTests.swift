@@ -1,56 +1,9 @@
-import Observation
 import ReactiveStateMacrosFree
 import Testing
-
-/// A hand-written reference property whose store also counts how often it ran (the setter's
-/// `didSet`-like logic).
-private final class HandWrittenReferenceModel: ReactiveState.Observable, @unchecked Sendable {
-  private let registrar = ReactiveState.ObservationRegistrar()
-  var stores = 0
-
-  private var _canary = Canary()
-  var canary: Canary {
-    get {
-      registrar.access(self, keyPath: \.canary)
-      return _canary
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.canary, replacing: _canary, with: newValue) {
-        _canary = newValue
-        stores += 1
-      }
-    }
-  }
-}
-
-/// The oracle of ``HandWrittenReferenceModel``: the macro's property with a counting `didSet`.
-@Observation.Observable
-private final class OracleReferenceModel {
-  var canary = Canary() {
-    didSet { stores += 1 }
-  }
-  @ObservationIgnored var stores = 0
-}
 
 /// Pins promises of the macro-free authoring helpers that a second round of mutation testing
 /// found unchecked.
 @Suite struct MutationFindingsAuthoringTests {
-  /// Pins that the class-identity setter helper still runs the store (and the logic in it) for
-  /// an assignment of the same instance, without notifying, as the `@Observable` macro runs a
-  /// `didSet`.
-  @Test func assigningTheSameInstanceRunsTheStoreWithoutNotifying() {
-    let hand = HandWrittenReferenceModel()
-    let oracle = OracleReferenceModel()
-    let handFires = TrackedStorageCopyTests.fires(
-      reading: { _ = hand.canary }, during: { hand.canary = hand.canary })
-    let oracleFires = TrackedStorageCopyTests.oracleFires(
-      reading: { _ = oracle.canary }, during: { oracle.canary = oracle.canary })
-    #expect(handFires == 0)
-    #expect(handFires == oracleFires)
-    #expect(oracle.stores == 1)
-    #expect(hand.stores == oracle.stores, "the store ran, as the macro's didSet does")
-  }
-
   /// Pins that an observed in-place mutation keeps the property's slot token in its storage,
   /// as an observed assignment does: storage moved afterwards from that property into another
   /// (`_a = _b`) is then named on the other's write.
