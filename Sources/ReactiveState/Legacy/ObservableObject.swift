@@ -1,5 +1,3 @@
-@_spi(Reflection) import Swift
-
 /// An object that announces *that* it is about to change, Combine style.
 ///
 /// This is the coarse legacy model (Combine does not exist on Linux): a subscriber of
@@ -23,16 +21,17 @@ public protocol ObservableObject: AnyObject {
 extension ObservableObject {
   /// The object's shared publisher, installed into its `@Published` storage on first request.
   ///
-  /// Finds the storage with a walk of the class's field metadata (as Combine does), reading only
-  /// the `@Published` fields, so each call costs that walk; subscribe once and keep the token
-  /// rather than calling it in a loop.
+  /// Finds the storage through the class's field metadata (as Combine does), reading only the
+  /// `@Published` fields. The metadata walk runs once per class; a call
+  /// then costs a lookup of the class in a locked table and a read of the first field's storage.
   public var objectWillChange: ObservableObjectPublisher {
     // Fast path: once installed, every box holds the publisher, so the first one found suffices.
-    if let publisher = firstPublishedBox(of: self)?.objectWillChange {
+    let fields = PublishedFields(of: self)
+    if let publisher = fields.firstBox(of: self)?.objectWillChange {
       return publisher
     }
     return installationLock.withLock {
-      let boxes = publishedBoxes(of: self)
+      let boxes = fields.boxes(of: self)
       // No `@Published` storage: a throwaway publisher, as Combine does (documented above).
       guard !boxes.isEmpty else { return ObservableObjectPublisher() }
       let publisher =
@@ -48,40 +47,24 @@ extension ObservableObject {
   }
 }
 
-/// Serializes first-time installation so concurrent first requests agree on one publisher.
+/// Serializes first-time installation so concurrent first requests agree on one publisher, and
+/// orders it with storage joining its object (`joinObjectPublisher(_:of:)`).
 private let installationLock = WordLock()
 
-/// Calls `body` with the `@Published` storage of `object`, inherited fields first, until it
-/// returns false. Walks the class metadata's field descriptors, superclasses included
-/// (Combine's runtime field walk): only the `@Published` fields are read, so other stored
-/// properties are never touched (no race with their writers, no read of a dead `unowned`
-/// reference) and a `CustomReflectable` conformance does not hide them.
-private func forEachPublishedBox(of object: AnyObject, _ body: (PublishedBoxBase) -> Bool) {
-  let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-  // `_EachFieldOptions.classType` (its static member is not concurrency-safe to name).
-  let classType = _EachFieldOptions(rawValue: 1 << 0)
-  _ = _forEachField(of: type(of: object), options: classType) { _, offset, fieldType, _ in
-    guard let provider = fieldType as? any PublishedBoxProviding.Type else { return true }
-    return body(provider.publishedBox(at: base + offset))
+/// Gives `box`, a `@Published` storage of `object` written for the first time, the object's
+/// publisher if one was installed (into a sibling field, before `box` replaced its field's
+/// storage), and marks every `@Published` storage of the object as joined, so only storage that
+/// replaces a field later walks again: one walk per object for objects nobody subscribes to.
+/// A class with its own `objectWillChange` has nothing installed, so nothing is found.
+func joinObjectPublisher(_ box: PublishedBoxBase, of object: AnyObject)
+  -> ObservableObjectPublisher?
+{
+  installationLock.withLock {
+    let boxes = PublishedFields(of: object).boxes(of: object)
+    let publisher = boxes.lazy.compactMap(\.objectWillChange).first
+    for sibling in boxes { sibling.join(publisher) }
+    // Not among `boxes` if another thread replaced the field's storage meanwhile.
+    box.join(publisher)
+    return box.objectWillChange
   }
-}
-
-/// The first `@Published` storage of `object`.
-private func firstPublishedBox(of object: AnyObject) -> PublishedBoxBase? {
-  var first: PublishedBoxBase?
-  forEachPublishedBox(of: object) { box in
-    first = box
-    return false
-  }
-  return first
-}
-
-/// All `@Published` storage of `object`.
-private func publishedBoxes(of object: AnyObject) -> [PublishedBoxBase] {
-  var boxes: [PublishedBoxBase] = []
-  forEachPublishedBox(of: object) { box in
-    boxes.append(box)
-    return true
-  }
-  return boxes
 }

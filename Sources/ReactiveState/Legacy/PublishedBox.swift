@@ -5,15 +5,51 @@
 class PublishedBoxBase: @unchecked Sendable {
   @usableFromInline let lock = WordLock()
   @usableFromInline var installedPublisher: ObservableObjectPublisher?
+  /// Whether this storage has looked for its object's publisher: set when one is installed into
+  /// it, and at its first write (`publisherForWrite(in:)`), which looks.
+  @usableFromInline var hasJoinedObject = false
 
   @usableFromInline
   init() {}
 
-  /// The object's publisher once someone asked for `objectWillChange`; `nil` before.
+  /// The object's publisher once someone asked for `objectWillChange`; `nil` before. Setting it
+  /// also marks the storage as having joined its object.
   @inlinable
   var objectWillChange: ObservableObjectPublisher? {
     get { lock.withLock { installedPublisher } }
-    set { lock.withLock { installedPublisher = newValue } }
+    set {
+      lock.withLock {
+        installedPublisher = newValue
+        hasJoinedObject = true
+      }
+    }
+  }
+
+  /// The publisher a write of this storage through `host` sends, if any.
+  ///
+  /// Storage assigned to a field after the object's publisher was installed
+  /// (`_name = Published(initialValue:)`) did not exist when the install filled every field, so
+  /// its first write looks for the object's publisher among its sibling fields
+  /// (`joinObjectPublisher(_:of:)`): without that look, the new storage's writes would go
+  /// unannounced to subscribers of the object. Every later write is one locked read.
+  @inlinable
+  func publisherForWrite(in host: AnyObject) -> ObservableObjectPublisher? {
+    let (publisher, joined) = lock.withLock { (installedPublisher, hasJoinedObject) }
+    return joined ? publisher : joinObject(host)
+  }
+
+  /// The slow path of `publisherForWrite(in:)`, kept out of the inlined write.
+  @usableFromInline
+  func joinObject(_ host: AnyObject) -> ObservableObjectPublisher? {
+    joinObjectPublisher(self, of: host)
+  }
+
+  /// Takes `publisher` (when this storage has none yet) and marks the storage as joined.
+  func join(_ publisher: ObservableObjectPublisher?) {
+    lock.withLock {
+      if installedPublisher == nil { installedPublisher = publisher }
+      hasJoinedObject = true
+    }
   }
 }
 
@@ -34,10 +70,11 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
   }
 
   /// Combine's willSet edge: `objectWillChange` first, then the new value to `$name` subscribers.
-  /// The caller stores the value afterwards, so subscribers still read the old value.
+  /// The caller stores the value afterwards, so subscribers still read the old value. `host` is
+  /// the object whose field holds this storage.
   @inlinable
-  func willSet(_ newValue: Value) {
-    objectWillChange?.send()
+  func willSet(_ newValue: Value, in host: AnyObject) {
+    publisherForWrite(in: host)?.send()
     valueSubscribers.send(newValue)
   }
 

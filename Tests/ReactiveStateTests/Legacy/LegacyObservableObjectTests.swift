@@ -32,7 +32,12 @@ private final class LegacyCustomPublisherModel: ObservableObject, @unchecked Sen
   }
 }
 
-private final class LegacyPlain: ObservableObject {}
+private class LegacyPlain: ObservableObject {}
+
+/// A subclass that adds the `@Published` storage its base class lacks.
+private final class LegacyPublishingChild: LegacyPlain {
+  @Published var value = 0
+}
 
 /// `@Published` outside an `ObservableObject`: only `$name` publishes.
 private final class LegacyNotAnObservableObject: @unchecked Sendable {
@@ -163,9 +168,18 @@ struct LegacyObservableObjectTests {
     withExtendedLifetime(token) {}
   }
 
+  /// A subclass that adds `@Published` storage has its object's one publisher, sent by its
+  /// writes, after an object of its base class was asked (the field walk is cached per class).
   @Test func classWithoutPublishedPropertiesGetsAThrowawayPublisher() {
     let plain = LegacyPlain()
     #expect(plain.objectWillChange !== plain.objectWillChange)
+    let child = LegacyPublishingChild()
+    let sends = LegacyRecorder<Void>()
+    let token = child.objectWillChange.sink { sends.values.append(()) }
+    child.value = 1
+    #expect(sends.values.count == 1)
+    #expect(child.objectWillChange === child.objectWillChange)
+    withExtendedLifetime(token) {}
   }
 
   @Test func publisherLivesAsLongAsTheObject() {

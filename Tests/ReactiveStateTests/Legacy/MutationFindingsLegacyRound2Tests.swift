@@ -10,7 +10,14 @@ private final class ResettableProfile: ObservableObject, @unchecked Sendable {
   @Published var name = "Ada"
   @Published var age = 36
 
-  func replaceNameStorage(with name: String) { _name = Published(initialValue: name) }
+  /// Replaces the storage of the first `@Published` field (`name`) or of a later one (`age`).
+  func replaceStorage(ofFirstField first: Bool) {
+    if first {
+      _name = Published(initialValue: "Grace")
+    } else {
+      _age = Published(initialValue: 40)
+    }
+  }
 }
 
 /// Pins promises of the legacy subscriber list that a second round of mutation testing found
@@ -66,18 +73,23 @@ private final class ResettableProfile: ObservableObject, @unchecked Sendable {
   }
 
   /// Pins that an object keeps one `objectWillChange` publisher when one property's storage was
-  /// replaced after the publisher was installed: the next request hands the new storage the
-  /// object's existing publisher instead of making a second one.
-  @Test func replacingAPropertysStorageKeepsTheObjectsOnePublisher() {
+  /// replaced after the publisher was installed, and that writes to the new storage send it:
+  /// to the first field's (which `objectWillChange`'s fast path reads) and to a later field's
+  /// (which only its first write can join to the object's publisher).
+  @Test(arguments: [true, false])
+  func replacingAPropertysStorageKeepsTheObjectsOnePublisher(firstField: Bool) {
     let profile = ResettableProfile()
     let publisher = profile.objectWillChange
     let sends = LockedBox(0)
     let token = publisher.sink { sends.value += 1 }
-    profile.replaceNameStorage(with: "Grace")
-    #expect(profile.objectWillChange === publisher)
+    profile.replaceStorage(ofFirstField: firstField)
     profile.name = "Lin"
     profile.age = 37
-    #expect(sends.value == 2)
+    #expect(sends.value == 2, "a write to the replaced storage was not announced")
+    #expect(profile.objectWillChange === publisher)
+    profile.name = "Kay"
+    profile.age = 38
+    #expect(sends.value == 4)
     withExtendedLifetime(token) {}
   }
 }
