@@ -178,21 +178,32 @@ import Testing
   }
 
   struct IDRows: View {
+    var picksFirst = false
     var body: some View {
       VStack {
         ForEach([3, 3], id: \.self) { IDRow(label: "int \($0)") }
         ForEach(["a"], id: \.self) { IDRow(label: $0) }
         ForEach([Int?.some(5)], id: \.self) { IDRow(label: "\($0 ?? 0)") }
+        if picksFirst { Text("first") } else { IDRow(label: "second") }
+        if !picksFirst { IDRow(label: "present") }
+        IDRow(label: "explicit").id("x")
       }
     }
   }
 
+  /// Each identity component prints in a node's path: a `ForEach` id (a repeat with its
+  /// occurrence), an `if`/`else` arm as `b0`/`b1` (a present `if` without `else` as `b0`),
+  /// and an explicit `.id` as `id=…`.
   @Test func pathsNameForEachIDsAsTheyPrint() {
     let host = ViewHost(IDRows())
     let rowPaths = host.updateLog.filter { $0.view == "IDRow" }.map {
       $0.path.split(separator: "/").last.map(String.init)
     }
-    #expect(rowPaths == ["#3:IDRow", "#3~1:IDRow", "#a:IDRow", "#5:IDRow"])
+    #expect(
+      rowPaths == [
+        "#3:IDRow", "#3~1:IDRow", "#a:IDRow", "#5:IDRow", "b1:IDRow", "b0:IDRow",
+        "id=x:IDRow",
+      ])
   }
 
   @Test func manualModeUpdatesOnlyOnFlush() throws {

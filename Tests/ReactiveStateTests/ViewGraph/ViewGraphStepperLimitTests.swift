@@ -14,6 +14,8 @@ import Testing
     @State private var huge = Int128.max - 1
     @State private var hugeUnsigned: UInt128 = 5
     @State private var backwards: UInt64 = UInt64.max - 1
+    @State private var descending = 1.0
+    @State private var coarse: Int8 = 0
 
     var body: some View {
       Stepper("small", value: $small, step: 1)
@@ -25,9 +27,14 @@ import Testing
       Stepper("huge unsigned", value: $hugeUnsigned, step: 10)
       // A negative step counts down on increment; its size fits Int's stride, not UInt64.
       Stepper("backwards", value: $backwards, step: -1)
+      // A negative step on a non-integer value counts down on increment too.
+      Stepper("descending", value: $descending, in: 0...1, step: -0.25)
+      // A step whose size does not fit Int8 (its stride is Int) lands on the type's limit.
+      Stepper("coarse", value: $coarse, step: 300)
     }
   }
 
+  /// A step past the type's limits, or too large for the type, lands on the limit.
   @Test func integerSteppersStopAtTheTypesLimitsAndBounds() throws {
     let host = ViewHost(Steppers())
     try host.increment("small")
@@ -53,10 +60,15 @@ import Testing
     try host.increment("fraction")
     try host.increment("fraction")
     #expect(host.value(of: "fraction") == "1.0")
+    try host.increment("coarse")
+    #expect(host.value(of: "coarse") == "127")
+    try host.decrement("coarse")
+    #expect(host.value(of: "coarse") == "-128")
     #expect(host.issues.isEmpty)
   }
 
-  /// 128-bit types, and a negative step, stop at the limits the same way.
+  /// 128-bit types, and a negative step, stop at the limits the same way; a negative step
+  /// moves a non-integer value down on increment (and up on decrement) within its bounds.
   @Test func wideIntegersAndNegativeStepsStopAtTheLimits() throws {
     let host = ViewHost(Steppers())
     try host.increment("huge")
@@ -73,6 +85,11 @@ import Testing
     #expect(host.value(of: "backwards") == String(UInt64.max))
     try host.increment("backwards")
     #expect(host.value(of: "backwards") == String(UInt64.max - 1))
+    try host.increment("descending")
+    #expect(host.value(of: "descending") == "0.75")
+    try host.decrement("descending")
+    try host.decrement("descending")  // the bound: stays at 1.0
+    #expect(host.value(of: "descending") == "1.0")
     #expect(host.issues.isEmpty)
   }
 
