@@ -40,6 +40,10 @@ struct MolBench: KairoCase {
     framework.effect { log.values.append(g.read()) }
     framework.effect { log.values.append(hard(f.read())) }
 
+    // Each batch moves G (8 + hard(2), then 5 + hard(2)) and leaves F at hard(2): with
+    // equality cut-off only the two effects on G re-run, twice per step; without it, the
+    // invalidated F re-runs its effect in both batches too. Unbatched writes would run more.
+    let expectedEffectRuns = framework.hasEqualityCutoff ? 4 : 6
     var step = 0.0
     return {
       step += 1
@@ -54,6 +58,9 @@ struct MolBench: KairoCase {
       }
       // With A even and B == 2: C = 0, D = [0...4], E odd, F = hard(2), G = 1 + 4 + F.
       checker.expect(g.read() == 5 + hard(2), "G == 5 + hard(2)")
+      checker.expect(
+        log.values.count == expectedEffectRuns,
+        "effect runs \(log.values.count) == \(expectedEffectRuns) per step")
     }
   }
 }

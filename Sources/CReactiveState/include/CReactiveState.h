@@ -66,6 +66,10 @@ typedef struct rs_thread_state {
   /// one-shot registrations armed inside them, installed when those writes end.
   void *_Nullable unannounced_write_slot;
   void *_Nullable deferred_one_shots;
+  /// The validation pass open on this thread (0: none): a read of an unlinked derived value,
+  /// outside any other such read, numbers one, so each unlinked value it reaches is checked
+  /// once however many paths lead to it (see `DerivedNode.validatedInPass`).
+  uint64_t validation_pass;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended
@@ -171,6 +175,18 @@ static inline void rs_store_word_relaxed(void *_Nonnull *_Nonnull word, void *_N
 extern _Thread_local rs_thread_state rs_thread __attribute__((tls_model("initial-exec")));
 
 static inline rs_thread_state *_Nonnull rs_current_thread(void) { return &rs_thread; }
+
+/// The calling thread's open validation pass (0: none; see `validation_pass`).
+static inline uint64_t rs_validation_pass(void) { return rs_thread.validation_pass; }
+
+static inline void rs_set_validation_pass(uint64_t pass) { rs_thread.validation_pass = pass; }
+
+/// A property's version moved on this thread: an open validation pass takes a new number (a
+/// stamp from the thread's serial, nonzero once the pass was opened), so the unlinked
+/// derived values it found current before the write are checked again.
+static inline void rs_note_version_move(void) {
+  if (rs_thread.validation_pass != 0) rs_thread.validation_pass = ++rs_thread.serial;
+}
 
 /// The calling thread's observer scopes by nesting depth (`RS_OBSERVER_SCOPE_LIMIT` entries).
 static inline void *_Nullable *_Nonnull rs_observer_scopes(void) {

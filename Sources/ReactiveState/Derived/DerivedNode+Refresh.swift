@@ -71,10 +71,28 @@ extension DerivedNode {
   private func refreshKeepingLockInline(forSubscriber: Bool) -> (locked: Bool, linked: Bool) {
     guard lockUnlessCycle() else { return (false, false) }
     guard beginRefresh() else { return (true, false) }
-    if hasValue && !inputsChanged() {
-      return (true, settleUnchanged())
+    if isUnlinked.load(ordering: .relaxed) && rs_validation_pass() == 0 {
+      return (true, refreshInNewPass(forSubscriber: forSubscriber))
     }
-    return (true, recompute(forSubscriber: forSubscriber))
+    return (true, refreshRefreshing(forSubscriber: forSubscriber))
+  }
+
+  /// Compute lock held, refreshing: checks the inputs, then settles or recomputes. Returns
+  /// whether the node is linked (false: not known).
+  @inline(__always)
+  private func refreshRefreshing(forSubscriber: Bool) -> Bool {
+    if hasValue && !inputsChanged() { return settleUnchanged() }
+    return recompute(forSubscriber: forSubscriber)
+  }
+
+  /// ``refreshRefreshing(forSubscriber:)`` of an unlinked node read outside any validation
+  /// pass: opens one for the read, so each unlinked value it reaches (checking inputs, or
+  /// read by a computation) is checked once (see ``validatedInPass``).
+  @inline(never)
+  private func refreshInNewPass(forSubscriber: Bool) -> Bool {
+    rs_set_validation_pass(TrackingScope.nextStamp())
+    defer { rs_set_validation_pass(0) }
+    return refreshRefreshing(forSubscriber: forSubscriber)
   }
 
   /// Compute lock held, refreshing, with a value: whether an input's version moved since the
@@ -196,6 +214,12 @@ extension DerivedNode {
     guard !isAbandoned else { return false }
     let now = freshness.load(ordering: .acquiring)
     guard now & Self.stale != 0 else { return false }
+    // Unlinked, it is always stale: current if this read's pass found it so already.
+    if isUnlinked.load(ordering: .relaxed) && validatedInPass != 0
+      && validatedInPass == rs_validation_pass()
+    {
+      return false
+    }
     // The refresh consumes the change and leaves the word stale until it publishes (see
     // `freshness`); a subscriber that checks it meanwhile counts it as changed. A mark left
     // by a walk while another holder had the lock is cleared first, so a walk during this
@@ -209,8 +233,13 @@ extension DerivedNode {
     // inside its computation. Cleared when the check settles, or after the last computation
     // (a change missed while computing computes again, still detecting cycles).
     refreshingThread.store(Self.currentThread, ordering: .relaxed)
+    if BuildConfiguration.isUnoptimised, let hook = DerivedNode.beginningRefresh.body { hook() }
     return true
   }
+
+  /// Tests only, unoptimised builds only: called each time a refresh of a stale value begins
+  /// (before its inputs are checked), on the refreshing thread.
+  static let beginningRefresh = EngineTestHook()
 
   /// The end of an input's check in ``inputsChanged(of:descendingFrom:)``: recomputes or
   /// settles it, unlocks it, and returns its parent with whether the parent's input (this
@@ -232,9 +261,11 @@ extension DerivedNode {
   @inline(__always)
   private func settleUnchanged() -> Bool {
     refreshingThread.store(0, ordering: .relaxed)
-    // Unlinked, nothing will mark it stale: the next read validates again.
+    // Unlinked, nothing will mark it stale: the next read validates again (a path to it
+    // in this read's pass does not).
     if isUnlinked.load(ordering: .acquiring) {
       freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+      validatedInPass = rs_validation_pass()
       return false
     }
     publishCurrent(replacing: Self.stale, knownLinked: true)
@@ -256,6 +287,7 @@ extension DerivedNode {
       pause()
     }
     publishCurrent(replacing: Self.stale, knownLinked: linked)
+    if !linked { validatedInPass = rs_validation_pass() }
     return linked
   }
 

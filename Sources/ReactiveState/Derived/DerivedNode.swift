@@ -20,7 +20,8 @@ import Synchronization
 /// Ownership: a derived node holds its inputs strongly (`inputs`), inputs never hold it
 /// (links are unowned). It is linked to its inputs only while it has subscribers: computed
 /// without any (read outside tracking, or by an unobserved derived value), it keeps no
-/// upstream links and validates its inputs' versions on every read instead; when its last
+/// upstream links and validates its inputs' versions on every read instead (once per read, see
+/// ``validatedInPass``); when its last
 /// subscriber goes away it drops its upstream links after lingering through one change of
 /// its inputs (see ``noteOrphaned()``); when a subscribing reader reads it again it links
 /// them back.
@@ -116,6 +117,12 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// subscription (see ``subscribeUpstream()``) — has this node locked on its intrusive stack:
   /// the input it is at (compute lock; the node whose input it is: `stackParent`).
   @exclusivity(unchecked) final var stackIndex = 0
+  /// The validation pass (`rs_validation_pass`) in which this node, unlinked, was last found
+  /// current or recomputed (compute lock; 0: none). Unlinked, it stays stale, so without this
+  /// every path to it within one read would check it again: in a graph of diamonds, a number
+  /// of checks exponential in its depth. Within the pass it counts as current; a write on
+  /// this thread renumbers the pass, and the next read opens a new one.
+  @exclusivity(unchecked) final var validatedInPass: UInt64 = 0
   /// The last link confirmed by the running computation (computing thread).
   @exclusivity(unchecked) final var cursor: LinkPointer?
   private let scope = DerivedScope()

@@ -157,6 +157,7 @@ final class PropertySlot: SourceNode, @unchecked Sendable {
   /// a write asks once for all its accesses to the slot.
   @inline(__always)
   private func moveVersion(by step: UInt64, owned: Bool) -> UInt64 {
+    rs_note_version_move()
     if owned {
       if !hadPlainWrite.load(ordering: .relaxed) {
         // Once: a linker that then sees the flag unset is seen by every later plain move.

@@ -141,8 +141,9 @@ class TrackingScope {
 
   private static let threadCounter = Atomic<UInt64>(0)
 
+  /// A number no other stamp on any thread equals (the thread's identity, then its serial).
   @inline(__always)
-  private static func nextStamp() -> UInt64 {
+  static func nextStamp() -> UInt64 {
     let thread = rs_current_thread()
     if thread.pointee.serial == 0 { assignThreadIdentity() }
     thread.pointee.serial &+= 1
