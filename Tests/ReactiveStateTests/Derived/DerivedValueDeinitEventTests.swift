@@ -74,4 +74,27 @@ import Testing
     value = nil
     #expect(log.value == ["deinit", "deinit"])
   }
+
+  /// An object read only through derived values is reported once, by the first of them to go:
+  /// the next one to go finds its deallocation reported already, and the registration ends
+  /// silently when that value was its last link (one `.deinit` per deallocated object, as
+  /// for an object read through two computed properties).
+  @Test func anObjectReadThroughTwoDerivedValuesIsReportedOnce() {
+    var object: HandModel? = HandModel()
+    var first: Computed<Int>? = Computed { [weak object] in object?.a ?? -1 }
+    var second: Computed<Int>? = Computed { [weak object] in (object?.a ?? -1) + 1 }
+    let log = Box<[String]>([])
+    ReactiveState.withObservationTracking(options: [.deinit]) {
+      _ = first!.value
+      _ = second!.value
+    } onChange: { event in
+      log.value.append("\(event.kind)")
+    }
+    object = nil
+    #expect(log.value.isEmpty, "reported when a value goes")
+    first = nil
+    #expect(log.value == ["deinit"])
+    second = nil
+    #expect(log.value == ["deinit"], "reported twice")
+  }
 }
