@@ -35,8 +35,10 @@ import Synchronization
 ///   while something observes it. Read without observers it keeps no upstream edges: each
 ///   read checks its inputs' versions and recomputes only when one moved, and checks each
 ///   unobserved derived value behind it once, however many paths lead to it (a graph of
-///   diamonds costs a read time linear in its size). A write made during the read (by a
-///   derivation) is seen by the rest of it. When its last
+///   diamonds costs a read time linear in its size). A write made on the reading thread
+///   during the read (by a derivation) is seen by the rest of it; one made on another thread
+///   meanwhile reaches the values checked after it, not those checked before (a read racing
+///   writes on other threads is no snapshot either way). When its last
 ///   observer goes away it keeps its upstream edges through one more change of its inputs
 ///   (an observer that comes back meanwhile, such as a dependency switching back and forth,
 ///   finds them in place) and drops them at the second, or at once when it is recomputed

@@ -214,11 +214,12 @@ extension DerivedNode {
     guard !isAbandoned else { return false }
     let now = freshness.load(ordering: .acquiring)
     guard now & Self.stale != 0 else { return false }
-    // Unlinked, it is always stale: current if this read's pass found it so already.
-    if isUnlinked.load(ordering: .relaxed) && validatedInPass != 0
-      && validatedInPass == rs_validation_pass()
-    {
-      return false
+    // Unlinked, it is always stale: current if this read's pass checked it already, with no
+    // write on this thread since that check began.
+    if isUnlinked.load(ordering: .relaxed) {
+      let pass = rs_validation_pass()
+      if pass != 0 && validatedInPass == pass { return false }
+      validatedInPass = pass
     }
     // The refresh consumes the change and leaves the word stale until it publishes (see
     // `freshness`); a subscriber that checks it meanwhile counts it as changed. A mark left
@@ -262,10 +263,9 @@ extension DerivedNode {
   private func settleUnchanged() -> Bool {
     refreshingThread.store(0, ordering: .relaxed)
     // Unlinked, nothing will mark it stale: the next read validates again (a path to it
-    // in this read's pass does not).
+    // in this read's pass does not, see `validatedInPass`).
     if isUnlinked.load(ordering: .acquiring) {
       freshness.store(Self.stale, ordering: .sequentiallyConsistent)
-      validatedInPass = rs_validation_pass()
       return false
     }
     publishCurrent(replacing: Self.stale, knownLinked: true)
@@ -287,7 +287,6 @@ extension DerivedNode {
       pause()
     }
     publishCurrent(replacing: Self.stale, knownLinked: linked)
-    if !linked { validatedInPass = rs_validation_pass() }
     return linked
   }
 

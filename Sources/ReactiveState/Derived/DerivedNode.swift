@@ -117,11 +117,14 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// subscription (see ``subscribeUpstream()``) — has this node locked on its intrusive stack:
   /// the input it is at (compute lock; the node whose input it is: `stackParent`).
   @exclusivity(unchecked) final var stackIndex = 0
-  /// The validation pass (`rs_validation_pass`) in which this node, unlinked, was last found
-  /// current or recomputed (compute lock; 0: none). Unlinked, it stays stale, so without this
+  /// The validation pass (`rs_validation_pass`) that was open when this node's last refresh
+  /// while unlinked began (compute lock; 0: none). Unlinked, it stays stale, so without this
   /// every path to it within one read would check it again: in a graph of diamonds, a number
   /// of checks exponential in its depth. Within the pass it counts as current; a write on
-  /// this thread renumbers the pass, and the next read opens a new one.
+  /// this thread (or an input's abandonment) renumbers the pass — also one made during the
+  /// node's own refresh, which is why the number is taken when the refresh begins — and the
+  /// next read opens a new one. Writes on other threads do not: a value checked earlier in
+  /// the read is not checked again for them.
   @exclusivity(unchecked) final var validatedInPass: UInt64 = 0
   /// The last link confirmed by the running computation (computing thread).
   @exclusivity(unchecked) final var cursor: LinkPointer?
@@ -205,6 +208,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     freshness.store(Self.stale, ordering: .sequentiallyConsistent)
     passesChangesOn.store(true, ordering: .sequentiallyConsistent)
     moveVersion()
+    // A change like a write: values found current earlier in a read on this thread check
+    // again (see `validatedInPass`).
+    rs_note_version_move()
     var abandonedInputs = inputs
     inputs = InputList()
     releaseComputeLock()

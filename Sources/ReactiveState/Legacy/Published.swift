@@ -12,10 +12,14 @@
 ///   subscriber of a sibling property's change) may read the property and sees the old value,
 ///   and `$name` subscribers get the new value before it is stored. The price is Combine's
 ///   too: mutating one element of a published array copies the array.
-/// - Storage assigned outside `init` (`_name = Published(initialValue: x)`) stays announced: its
-///   first write finds the object's publisher among the sibling fields, if anyone asked for it.
-///   Each object's first write of a `@Published` property makes that look for all its fields
-///   (a lookup of the class's field layout, then one read per field); later writes do not.
+/// - Storage assigned outside `init` (`_name = Published(initialValue: x)`) after someone asked
+///   for `objectWillChange` stays announced while another `@Published` field of the object
+///   holds the object's publisher: its first write finds it there. The object has no other
+///   place to keep it, so replacing the storage of its only `@Published` property (or of all
+///   of them) leaves the new storage without it, and the next `objectWillChange` request makes
+///   a new publisher: subscribe again. Each object's first write of a `@Published` property
+///   makes that look for all its fields (a lookup of the class's field layout, then one read
+///   per field); later writes do not.
 /// - The value is not synchronized, like any stored property; the publishers are thread-safe.
 ///   Under Swift 6 checking the host must be `@unchecked Sendable` or actor-isolated.
 /// - Every object notifies every subscriber of its `objectWillChange` for any change, whatever

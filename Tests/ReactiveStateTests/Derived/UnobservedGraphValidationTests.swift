@@ -6,6 +6,9 @@ import Testing
 /// Reads of derived values nobody observes: unlinked, such a value is stale at every read and
 /// checks its inputs again, but within one read each is checked once, however many paths of
 /// the graph lead to it, so a read costs time linear in the graph, not exponential in depth.
+/// A write on the reading thread during the read — also one made during a value's own check,
+/// and an input's abandonment — makes the values checked before it check again (the last
+/// three tests came from a review of the change).
 @Suite struct UnobservedGraphValidationTests {
   /// The cellx benchmark's graph (`signals.md` §3): `layers` layers of four derived values,
   /// each layer mixing the previous one, over the `a` of four models; nothing observes it.
@@ -87,4 +90,75 @@ import Testing
     #expect(root.value == 7, "the read after the write saw \(root.value % 100)")
     #expect(first.value == 7)
   }
+
+  /// A derivation that reads a property and then writes it makes its own value stale: a
+  /// second read of it in the same read of an unobserved value sees the write (the pass's
+  /// renumbering must not date the value's computation after its own write).
+  @Test func aValueThatWritesItsOwnInputIsCheckedAgainInTheSameRead() {
+    let model = HandModel()
+    let readsThenWrites = Computed { () -> Int in
+      let seen = model.a
+      if seen == 0 { model.a = 1 }
+      return seen
+    }
+    let root = Computed { readsThenWrites.value * 10 + readsThenWrites.value }
+    let value = root.value
+    #expect(value == 1, "the second read returned the value from before the write")
+    #expect(readsThenWrites.value == 1)
+  }
+
+  /// A value settled unchanged by a check of its inputs during which one of its own inputs
+  /// was written (by a derived input's computation, after that input was compared) is stale:
+  /// a later read of it in the same read of an unobserved value sees the write.
+  @Test func aValueSettledAcrossAWriteIsCheckedAgainInTheSameRead() {
+    let model = HandModel()
+    let writesWhenBMoves = Computed { () -> Int in
+      if model.b == 1 { model.a = 5 }
+      return 0
+    }
+    let sum = Computed { model.a + writesWhenBMoves.value }
+    let root = Computed { () -> Int in
+      _ = model.b
+      return sum.value * 10 + sum.value
+    }
+    #expect(root.value == 0)
+    model.b = 1
+    // The first read of `sum` settles it before the write is visible to it (as before the
+    // pass); the second must see it.
+    let value = root.value
+    #expect(value % 10 == 5, "the second read of sum returned \(value % 10)")
+    #expect(sum.value == 5)
+  }
+
+  /// A derived value whose input goes away during a read of unobserved values (its owner
+  /// freed by a derivation: the input is abandoned, its version moves) is checked again by a
+  /// later read in the same read, and recomputes without the freed value.
+  @Test func aDerivedInputFreedDuringTheReadIsSeenByTheRestOfIt() {
+    let holder = ComputedHolder()
+    let model = HandModel()
+    holder.strong = Computed { model.a + 5 }
+    holder.weak = holder.strong
+    let readsWeakly = Computed { holder.weak?.value ?? -1 }
+    let frees = Computed { () -> Int in
+      if model.b == 1 { holder.strong = nil }
+      return 0
+    }
+    let root = Computed { () -> Int in
+      _ = model.b
+      let first = readsWeakly.value
+      _ = frees.value
+      return first * 10 + readsWeakly.value
+    }
+    #expect(root.value == 55)
+    model.b = 1
+    let value = root.value
+    #expect(holder.weak == nil)
+    #expect(value == 49, "root is \(value): the second read kept the freed value's 5")
+  }
+}
+
+/// Holds a derived value strongly until a derivation drops it, and weakly for another one.
+private final class ComputedHolder: @unchecked Sendable {
+  var strong: Computed<Int>?
+  weak var weak: Computed<Int>?
 }
