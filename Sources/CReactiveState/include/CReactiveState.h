@@ -179,6 +179,7 @@ static inline rs_thread_state *_Nonnull rs_current_thread(void) { return &rs_thr
 /// The calling thread's open validation pass (0: none; see `validation_pass`).
 static inline uint64_t rs_validation_pass(void) { return rs_thread.validation_pass; }
 
+/// Opens (a stamp) or closes (0) the calling thread's validation pass.
 static inline void rs_set_validation_pass(uint64_t pass) { rs_thread.validation_pass = pass; }
 
 /// A property's version moved on this thread: an open validation pass takes a new number (a

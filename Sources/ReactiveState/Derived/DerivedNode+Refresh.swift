@@ -74,25 +74,25 @@ extension DerivedNode {
     if isUnlinked.load(ordering: .relaxed) && rs_validation_pass() == 0 {
       return (true, refreshInNewPass(forSubscriber: forSubscriber))
     }
-    return (true, refreshRefreshing(forSubscriber: forSubscriber))
+    return (true, finishRefresh(forSubscriber: forSubscriber))
   }
 
   /// Compute lock held, refreshing: checks the inputs, then settles or recomputes. Returns
   /// whether the node is linked (false: not known).
   @inline(__always)
-  private func refreshRefreshing(forSubscriber: Bool) -> Bool {
+  private func finishRefresh(forSubscriber: Bool) -> Bool {
     if hasValue && !inputsChanged() { return settleUnchanged() }
     return recompute(forSubscriber: forSubscriber)
   }
 
-  /// ``refreshRefreshing(forSubscriber:)`` of an unlinked node read outside any validation
+  /// ``finishRefresh(forSubscriber:)`` of an unlinked node read outside any validation
   /// pass: opens one for the read, so each unlinked value it reaches (checking inputs, or
   /// read by a computation) is checked once (see ``validatedInPass``).
   @inline(never)
   private func refreshInNewPass(forSubscriber: Bool) -> Bool {
     rs_set_validation_pass(TrackingScope.nextStamp())
     defer { rs_set_validation_pass(0) }
-    return refreshRefreshing(forSubscriber: forSubscriber)
+    return finishRefresh(forSubscriber: forSubscriber)
   }
 
   /// Compute lock held, refreshing, with a value: whether an input's version moved since the

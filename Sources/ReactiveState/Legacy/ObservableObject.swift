@@ -22,8 +22,8 @@ extension ObservableObject {
   /// The object's shared publisher, installed into its `@Published` storage on first request.
   ///
   /// Finds the storage through the class's field metadata (as Combine does), reading only the
-  /// `@Published` fields. The metadata walk runs once per class; a call
-  /// then costs a lookup of the class in a locked table and a read of the first field's storage.
+  /// `@Published` fields. The metadata walk runs once per class; a call then costs a lookup of
+  /// the class in a locked table and a read of the first field's storage.
   public var objectWillChange: ObservableObjectPublisher {
     // Fast path: once installed, every box holds the publisher, so the first one found suffices.
     let fields = PublishedFields(of: self)
