@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 // `@testable` for the engine's refresh hook, which counts the values a read checks.
@@ -74,6 +75,31 @@ import Testing
     #expect(graph.ends.map(\.value) == graph.expectedEnds())
     let unchanged = countingRefreshes { _ = graph.ends[0].value }
     #expect(unchanged <= graph.nodes.count)
+  }
+
+  /// Two threads read an unobserved graph of diamonds while a third writes its sources: each
+  /// thread's passes are its own, so what one thread found current never counts as current
+  /// for another. Once the threads are done, a write and a read on this thread give the
+  /// values plain arithmetic gives. (Run under ThreadSanitizer by `.ci/run`.)
+  @Test func threadsReadingWhileAnotherWritesLeaveNoValueTakenAsCurrentForOthers() {
+    let graph = CellxGraph(layers: 12)
+    let group = DispatchGroup()
+    for thread in 0..<3 {
+      group.enter()
+      Thread.detachNewThread {
+        for step in 0..<300 {
+          if thread == 0 {
+            for (index, source) in graph.sources.enumerated() { source.a = step + index }
+          } else {
+            for end in graph.ends { _ = end.value }
+          }
+        }
+        group.leave()
+      }
+    }
+    group.wait()
+    for (index, source) in graph.sources.enumerated() { source.a = 7 * index - 5 }
+    #expect(graph.ends.map(\.value) == graph.expectedEnds())
   }
 
   /// A write made during a read (here by a derivation, on the reading thread) is seen by the
