@@ -39,9 +39,7 @@ extension ObservableObject {
       // Last field first: the fast path returns the publisher once the *first* box holds it,
       // so that box must be the last one filled, or a caller could subscribe and then change
       // a property whose box does not hold the publisher yet (a lost send).
-      for box in boxes.reversed() where box.objectWillChange == nil {
-        box.objectWillChange = publisher
-      }
+      for box in boxes.reversed() { box.join(publisher) }
       return publisher
     }
   }
@@ -56,6 +54,7 @@ private let installationLock = WordLock()
 /// storage), and marks every `@Published` storage of the object as joined, so only storage that
 /// replaces a field later walks again: one walk per object for objects nobody subscribes to.
 /// A class with its own `objectWillChange` has nothing installed, so nothing is found.
+@usableFromInline
 func joinObjectPublisher(_ box: PublishedBoxBase, of object: AnyObject)
   -> ObservableObjectPublisher?
 {

@@ -5,25 +5,16 @@
 class PublishedBoxBase: @unchecked Sendable {
   @usableFromInline let lock = WordLock()
   @usableFromInline var installedPublisher: ObservableObjectPublisher?
-  /// Whether this storage has looked for its object's publisher: set when one is installed into
-  /// it, and at its first write (`publisherForWrite(in:)`), which looks.
+  /// Whether this storage has looked for its object's publisher: set by ``join(_:)``, at the
+  /// install and at its first write (`publisherForWrite(in:)`), which looks.
   @usableFromInline var hasJoinedObject = false
 
   @usableFromInline
   init() {}
 
-  /// The object's publisher once someone asked for `objectWillChange`; `nil` before. Setting it
-  /// also marks the storage as having joined its object.
+  /// The object's publisher once someone asked for `objectWillChange`; `nil` before.
   @inlinable
-  var objectWillChange: ObservableObjectPublisher? {
-    get { lock.withLock { installedPublisher } }
-    set {
-      lock.withLock {
-        installedPublisher = newValue
-        hasJoinedObject = true
-      }
-    }
-  }
+  var objectWillChange: ObservableObjectPublisher? { lock.withLock { installedPublisher } }
 
   /// The publisher a write of this storage through `host` sends, if any.
   ///
@@ -35,16 +26,11 @@ class PublishedBoxBase: @unchecked Sendable {
   @inlinable
   func publisherForWrite(in host: AnyObject) -> ObservableObjectPublisher? {
     let (publisher, joined) = lock.withLock { (installedPublisher, hasJoinedObject) }
-    return joined ? publisher : joinObject(host)
+    return joined ? publisher : joinObjectPublisher(self, of: host)
   }
 
-  /// The slow path of `publisherForWrite(in:)`, kept out of the inlined write.
-  @usableFromInline
-  func joinObject(_ host: AnyObject) -> ObservableObjectPublisher? {
-    joinObjectPublisher(self, of: host)
-  }
-
-  /// Takes `publisher` (when this storage has none yet) and marks the storage as joined.
+  /// Takes `publisher` (when this storage has none yet) and marks the storage as joined: the
+  /// install fills every field with it, and a first write joins its field to the object's.
   func join(_ publisher: ObservableObjectPublisher?) {
     lock.withLock {
       if installedPublisher == nil { installedPublisher = publisher }

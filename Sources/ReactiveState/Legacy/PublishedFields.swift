@@ -39,9 +39,6 @@ struct PublishedFields: @unchecked Sendable {
     layoutLock.withLock { layouts[type] = self }
   }
 
-  /// Whether the class has no `@Published` field.
-  var isEmpty: Bool { fields.isEmpty }
-
   /// The storage of the first `@Published` field of `object` (of this layout's class).
   func firstBox(of object: AnyObject) -> PublishedBoxBase? {
     fields.first.map { box(of: object, at: $0) }
