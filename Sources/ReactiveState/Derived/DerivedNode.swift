@@ -21,10 +21,9 @@ import Synchronization
 /// (links are unowned). It is linked to its inputs only while it has subscribers: computed
 /// without any (read outside tracking, or by an unobserved derived value), it keeps no
 /// upstream links and validates its inputs' versions on every read instead (once per read, see
-/// ``validatedInPass``); when its last
-/// subscriber goes away it drops its upstream links after lingering through one change of
-/// its inputs (see ``noteOrphaned()``); when a subscribing reader reads it again it links
-/// them back.
+/// ``validatedInPass``); when its last subscriber goes away it drops its upstream links after
+/// lingering through one change of its inputs (see ``noteOrphaned()``); when a subscribing
+/// reader reads it again it links them back.
 @usableFromInline
 class DerivedNode: SourceNode, @unchecked Sendable {
   /// Propagation stack link (graph lock).

@@ -91,3 +91,16 @@ final class LockedBox<Value>: @unchecked Sendable {
     }
   }
 }
+
+/// Runs `body(thread)` on `threads` new threads at once and waits for all of them.
+func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let group = DispatchGroup()
+  for thread in 0..<threads {
+    group.enter()
+    Thread.detachNewThread {
+      body(thread)
+      group.leave()
+    }
+  }
+  group.wait()
+}

@@ -316,23 +316,17 @@ import Testing
       let (a, b) = model.both
       return a + b
     }
-    let group = DispatchGroup()
     let inconsistent = AtomicCounter()
-    for thread in 0..<4 {
-      group.enter()
-      Thread.detachNewThread {
-        for i in 0..<2_000 {
-          if thread == 0 {
-            model.set(i)
-          } else {
-            let value = sum.value
-            if value % 2 != 0 { inconsistent.increment() }
-          }
+    runConcurrently(threads: 4) { thread in
+      for i in 0..<2_000 {
+        if thread == 0 {
+          model.set(i)
+        } else {
+          let value = sum.value
+          if value % 2 != 0 { inconsistent.increment() }
         }
-        group.leave()
       }
     }
-    group.wait()
     #expect(
       inconsistent.value == 0,
       "a and b are always written and read together: every cached sum is even")

@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 
 // `@testable` for the engine's refresh hook, which counts the values a read checks.
@@ -83,21 +82,15 @@ import Testing
   /// values plain arithmetic gives. (Run under ThreadSanitizer by `.ci/run`.)
   @Test func threadsReadingWhileAnotherWritesLeaveNoValueTakenAsCurrentForOthers() {
     let graph = CellxGraph(layers: 12)
-    let group = DispatchGroup()
-    for thread in 0..<3 {
-      group.enter()
-      Thread.detachNewThread {
-        for step in 0..<300 {
-          if thread == 0 {
-            for (index, source) in graph.sources.enumerated() { source.a = step + index }
-          } else {
-            for end in graph.ends { _ = end.value }
-          }
+    runConcurrently(threads: 3) { thread in
+      for step in 0..<300 {
+        if thread == 0 {
+          for (index, source) in graph.sources.enumerated() { source.a = step + index }
+        } else {
+          for end in graph.ends { _ = end.value }
         }
-        group.leave()
       }
     }
-    group.wait()
     for (index, source) in graph.sources.enumerated() { source.a = 7 * index - 5 }
     #expect(graph.ends.map(\.value) == graph.expectedEnds())
   }

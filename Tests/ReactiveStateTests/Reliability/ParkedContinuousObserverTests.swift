@@ -296,16 +296,3 @@ private final class UncheckedWeak<Object: AnyObject>: @unchecked Sendable {
   weak var object: Object?
   init(_ object: Object) { self.object = object }
 }
-
-/// Runs `body(thread)` on `threads` new threads at once and waits for all of them.
-private func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-  let group = DispatchGroup()
-  for thread in 0..<threads {
-    group.enter()
-    Thread.detachNewThread {
-      body(thread)
-      group.leave()
-    }
-  }
-  group.wait()
-}
