@@ -11,9 +11,11 @@ import Testing
 /// three tests came from a review of the change).
 @Suite struct UnobservedGraphValidationTests {
   /// The cellx benchmark's graph (`signals.md` §3): `layers` layers of four derived values,
-  /// each layer mixing the previous one, over the `a` of four models; nothing observes it.
+  /// each layer mixing the previous one, over the `a` of four pairs; nothing observes it.
   private struct CellxGraph {
-    let sources = (0..<4).map { _ in HandModel() }
+    /// Locked storage (`ComputedTests`' pair; its `a` is read): the threads test writes the
+    /// sources while other threads read them.
+    let sources = (0..<4).map { _ in LockedPair() }
     private(set) var nodes: [Computed<Int>] = []
     private(set) var ends: [Computed<Int>] = []
     let layers: Int
@@ -61,9 +63,9 @@ import Testing
   /// checks each, growing by a factor of about 1.6 per layer.)
   @Test func eachValueIsCheckedOncePerRead() {
     let graph = CellxGraph(layers: 20)
-    for (index, source) in graph.sources.enumerated() { source.a = index + 1 }
+    for (index, source) in graph.sources.enumerated() { source.set(index + 1) }
     #expect(graph.ends.map(\.value) == graph.expectedEnds())
-    for (index, source) in graph.sources.enumerated() { source.a = 4 - index }
+    for (index, source) in graph.sources.enumerated() { source.set(4 - index) }
     for end in graph.ends {
       var value = 0
       let refreshes = countingRefreshes { value = end.value }
@@ -85,13 +87,13 @@ import Testing
     runConcurrently(threads: 3) { thread in
       for step in 0..<300 {
         if thread == 0 {
-          for (index, source) in graph.sources.enumerated() { source.a = step + index }
+          for (index, source) in graph.sources.enumerated() { source.set(step + index) }
         } else {
           for end in graph.ends { _ = end.value }
         }
       }
     }
-    for (index, source) in graph.sources.enumerated() { source.a = 7 * index - 5 }
+    for (index, source) in graph.sources.enumerated() { source.set(7 * index - 5) }
     #expect(graph.ends.map(\.value) == graph.expectedEnds())
   }
 
