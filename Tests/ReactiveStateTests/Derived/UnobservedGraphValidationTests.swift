@@ -7,8 +7,9 @@ import Testing
 /// checks its inputs again, but within one read each is checked once, however many paths of
 /// the graph lead to it, so a read costs time linear in the graph, not exponential in depth.
 /// A write on the reading thread during the read — also one made during a value's own check,
-/// and an input's abandonment — makes the values checked before it check again (the last
-/// three tests came from a review of the change).
+/// and an input's abandonment — makes the values checked before it check again (three tests
+/// came from a review of the change; the last four, which pin when a pass ends and how it is
+/// numbered, from a round of mutation testing).
 @Suite struct UnobservedGraphValidationTests {
   /// The cellx benchmark's graph (`signals.md` §3): `layers` layers of four derived values,
   /// each layer mixing the previous one, over the `a` of four pairs; nothing observes it.
@@ -176,10 +177,98 @@ import Testing
     #expect(holder.weak == nil)
     #expect(value == 49, "root is \(value): the second read kept the freed value's 5")
   }
+
+  /// A read's pass ends with the read: the next read on the same thread checks the values
+  /// again, also when the only write since was made on another thread (which renumbers no
+  /// pass of this thread), so it sees that write.
+  @Test func aWriteOnAnotherThreadBetweenTwoReadsIsSeenByTheSecond() {
+    let source = LockedPair()
+    let doubled = Computed { source.a * 2 }
+    let root = Computed { doubled.value + 1 }
+    #expect(root.value == 1)
+    onAnotherThread { source.setA(5) }
+    let value = root.value
+    #expect(value == 11, "the second read took the first read's check as current: \(value)")
+    #expect(doubled.value == 10)
+  }
+
+  /// Pass numbers are unique across threads, not only within one: a new thread's first read
+  /// does not take a value that another new thread's first read checked, before a write, as
+  /// current (each thread's serial starts from its own identity).
+  @Test func anotherThreadsPassDoesNotCountAsThisThreadsPass() {
+    let source = LockedPair()
+    let doubled = Computed { source.a * 2 }
+    let root = Computed { doubled.value + 1 }
+    let first = LockedBox(0)
+    onAnotherThread { first.value = root.value }
+    source.setA(5)
+    let second = LockedBox(0)
+    onAnotherThread { second.value = root.value }
+    #expect(first.value == 1)
+    #expect(second.value == 11, "a pass of the first thread counted for the second")
+  }
+
+  /// Each write renumbers the pass anew, also a write right after another with nothing
+  /// computed between them: a value checked (and found unchanged) after the first write is
+  /// checked again after the second, which changed its input.
+  @Test func eachOfTwoWritesDuringTheReadRenumbersThePass() {
+    let model = HandModel()
+    let readsA = Computed { model.a }
+    let readsB = Computed { model.b }
+    // Read once, so both properties have versions that writes move.
+    #expect(readsA.value == 0 && readsB.value == 0)
+    let root = Computed { () -> Int in
+      model.a = 1
+      let before = readsB.value
+      model.b = 5
+      return before * 10 + readsB.value
+    }
+    let value = root.value
+    #expect(value == 5, "the read after the second write returned \(value % 10)")
+  }
+
+  /// An announced write (one with a `willSet` listener, so the version moves when it begins)
+  /// renumbers the pass when it begins, not only when it ends: code that runs inside the write
+  /// after the value is stored, and reads a value checked earlier in the read, sees the new
+  /// value.
+  @Test func aReadInsideAnAnnouncedWriteAfterTheStoreSeesTheNewValue() {
+    let model = WriteHookModel()
+    let readsA = Computed { model.a }
+    #expect(readsA.value == 0)
+    let listener = withContinuousObservation(options: .willSet) { _ in _ = model.a }
+    let root = Computed { () -> Int in
+      let before = readsA.value
+      var during = -1
+      model.setA(5) { during = readsA.value }
+      return before * 10 + during
+    }
+    let value = root.value
+    #expect(value == 5, "the read inside the write returned \(value % 10)")
+    withExtendedLifetime(listener) {}
+  }
 }
 
 /// Holds a derived value strongly until a derivation drops it, and weakly for another one.
 private final class ComputedHolder: @unchecked Sendable {
   var strong: Computed<Int>?
   weak var weak: Computed<Int>?
+}
+
+/// A model whose write runs code after storing the value, before the write ends (between its
+/// `willSet` and its `didSet`).
+private final class WriteHookModel: ReactiveState.Observable, @unchecked Sendable {
+  private let registrar = ReactiveState.ObservationRegistrar()
+  private var _a = 0
+  var a: Int {
+    registrar.access(self, keyPath: \.a)
+    return _a
+  }
+
+  /// Sets `a` to `value`, then runs `body` inside the same write.
+  func setA(_ value: Int, thenRun body: () -> Void) {
+    registrar.withMutation(of: self, keyPath: \.a) {
+      _a = value
+      body()
+    }
+  }
 }

@@ -20,8 +20,27 @@ private final class ResettableProfile: ObservableObject, @unchecked Sendable {
   }
 }
 
+/// Two classes of one name in different scopes (see
+/// `eachClassHasItsOwnFieldLayoutWhateverItsName`): the first has one `@Published` field, the
+/// second two.
+private enum OneFieldScope {
+  final class Model: ObservableObject, @unchecked Sendable {
+    @Published var first = 0
+  }
+}
+
+private enum TwoFieldScope {
+  final class Model: ObservableObject, @unchecked Sendable {
+    @Published var first = 0
+    @Published var second = 0
+
+    func replaceFirstStorage() { _first = Published(initialValue: 1) }
+  }
+}
+
 /// Pins promises of the legacy subscriber list that a second round of mutation testing found
-/// unchecked: when removed entries are compacted, and when a subscription's closure is released.
+/// unchecked: when removed entries are compacted, and when a subscription's closure is released;
+/// and, from a later round, how `@Published` storage keeps its object's one publisher.
 @Suite struct MutationFindingsLegacyRound2Tests {
   /// Pins that removed entries are compacted as soon as they make up half of the list (the
   /// documented threshold), not only once they outnumber the live ones.
@@ -91,5 +110,33 @@ private final class ResettableProfile: ObservableObject, @unchecked Sendable {
     profile.age = 38
     #expect(sends.value == 4)
     withExtendedLifetime(token) {}
+  }
+
+  /// Pins that asking for `objectWillChange` again after the first field's storage was
+  /// replaced, before any write, returns the object's publisher from a sibling field (the fast
+  /// path finds nothing in the new first storage), not a new one that subscribers already
+  /// holding the old one would never hear.
+  @Test func askingAgainAfterTheFirstStorageWasReplacedKeepsThePublisher() {
+    let profile = ResettableProfile()
+    let publisher = profile.objectWillChange
+    let sends = LockedBox(0)
+    let token = publisher.sink { sends.value += 1 }
+    profile.replaceStorage(ofFirstField: true)
+    #expect(profile.objectWillChange === publisher, "a second publisher was made")
+    profile.name = "Lin"
+    #expect(sends.value == 1)
+    withExtendedLifetime(token) {}
+  }
+
+  /// Pins that the field layout is cached per class, not per class name: a class named like
+  /// one already walked (in another scope) gets its own layout, with both of its `@Published`
+  /// fields, so the publisher kept by its second field is found when the first field's storage
+  /// was replaced.
+  @Test func eachClassHasItsOwnFieldLayoutWhateverItsName() {
+    _ = OneFieldScope.Model().objectWillChange
+    let model = TwoFieldScope.Model()
+    let publisher = model.objectWillChange
+    model.replaceFirstStorage()
+    #expect(model.objectWillChange === publisher, "the second field was not in the layout")
   }
 }
