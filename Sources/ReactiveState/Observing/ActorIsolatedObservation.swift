@@ -60,7 +60,6 @@ func runOn(_ actor: isolated any Actor, _ body: () -> Void) { body() }
 ///   keep causing each other are those of ``observe(scheduler:_:)``.
 /// - `isolation: MainActor.shared` works too, but always hops; `observe { @MainActor in … }`
 ///   runs inline for changes made on the main thread.
-@discardableResult
 public func observe(
   isolation: isolated any Actor, _ apply: @escaping () -> Void
 ) -> ObservationToken {

@@ -1,5 +1,6 @@
 /// Runs `apply` now and again after every committed change to anything it read in its
-/// previous run, until the returned token is cancelled or deallocated.
+/// previous run, until the returned token is cancelled or deallocated. Keep the token: an
+/// unused one ends the observation after its first run, so the compiler warns about it.
 ///
 /// - Dependencies are re-collected on every run: a branch not taken stops being tracked.
 /// - Delivery: by default synchronously on the thread that made the change, right after the
@@ -27,7 +28,6 @@
 ///   observer already linked to it) waits in that property's slot; a write then runs it with
 ///   no lock and no atomic operation beyond the write's own version move. Reading more than
 ///   one thing, or a ``Computed``, links it into the dependency graph instead, for good.
-@discardableResult
 public func observe(
   scheduler: consuming (any ObservationScheduler)? = nil,
   _ apply: @escaping @Sendable () -> Void
@@ -53,7 +53,7 @@ public func observe(
 ///   the dependency graph (two threads may deliver it at once: while another thread's delivery
 ///   of it is in flight, a delivery is queued as a small entry of its own) — about 47 ns a
 ///   re-run, against ~100 ns for `MainActor.assumeIsolated` alone.
-@MainActor @discardableResult
+@MainActor
 public func observe(_ apply: @escaping @MainActor @Sendable () -> Void) -> ObservationToken {
   // Called only on the main actor (first run, hops) or on the main thread (inline re-runs),
   // where the runtime counts code as isolated to it, so the static isolation can be dropped.

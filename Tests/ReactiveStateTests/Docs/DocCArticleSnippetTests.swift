@@ -97,6 +97,11 @@ struct GettingStartedArticleTests: CapturesPrints {
   // DocC: end
 
   // DocC: GettingStarted/tracked-model
+  struct Product: Equatable, Sendable {
+    var name: String
+    var price: Int
+  }
+
   final class Cart: TrackedObservable, @unchecked Sendable {
     let observationRegistrar = ObservationRegistrar()
     @Tracked var products: [Product] = []
