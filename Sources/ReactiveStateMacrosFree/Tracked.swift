@@ -22,7 +22,8 @@
 ///   exactly once, always (even for `+= 0`), and mutates the stored value without copying it
 ///   (on a property without observers: see below).
 /// - **Classes only**: in a struct, `wrappedValue` is unavailable and the use is a compile error.
-///   The class must adopt ``TrackedObservable``.
+///   The class must adopt ``TrackedObservable`` (or, storing a `MainActorObservationRegistrar`,
+///   ``MainActorTrackedObservable``).
 /// - **No composition**: it cannot be combined with another property wrapper on one property;
 ///   the compiler rejects both orders (with unlocated `<unknown>:0` errors when `@Tracked` is
 ///   the outer one).
@@ -68,7 +69,8 @@ public struct Tracked<Value> {
   /// Unavailable: `@Tracked` is only usable on properties of classes.
   @available(
     *, unavailable,
-    message: "@Tracked is only available on properties of classes that adopt TrackedObservable"
+    message:
+      "@Tracked is only available on properties of classes that adopt TrackedObservable or MainActorTrackedObservable"
   )
   public var wrappedValue: Value {
     get { fatalError("unreachable") }
@@ -77,7 +79,7 @@ public struct Tracked<Value> {
 
   /// The accessors of a `@Tracked` class property (called by the compiler, not by users).
   @inlinable
-  public static subscript<Host: TrackedObservable>(
+  public static subscript<Host: _TrackedHost>(
     _enclosingInstance host: Host,
     wrapped wrapped: ReferenceWritableKeyPath<Host, Value>,
     storage storage: ReferenceWritableKeyPath<Host, Tracked<Value>>
@@ -86,7 +88,7 @@ public struct Tracked<Value> {
     // literals that the optimizer folds into direct field accesses. The setter body is too large
     // for the inliner's heuristics, and un-inlined writes measured ~5x slower.
     @inline(__always) get {
-      host.observationRegistrar._access(
+      host._trackedRegistrar._access(
         host, keyPath: wrapped, token: host[keyPath: storage].token)
       return host[keyPath: storage].storedValue
     }
@@ -99,13 +101,13 @@ public struct Tracked<Value> {
       // One registrar call, and after the first observed write no key-path lookup at all.
       var token = host[keyPath: storage].token
       let filled = token._identity
-      host.observationRegistrar._withMutation(of: host, keyPath: wrapped, token: &token) {
+      host._trackedRegistrar._withMutation(of: host, keyPath: wrapped, token: &token) {
         host[keyPath: storage].storedValue = newValue
       }
       if token._identity != filled { host[keyPath: storage].token = token }
     }
     @inline(__always) _modify {
-      let registrar = host.observationRegistrar
+      let registrar = host._trackedRegistrar
       var token = host[keyPath: storage].token
       let filled = token._identity
       // One use of `wrapped`, before the yield, and only for an empty token: any other use

@@ -16,7 +16,46 @@
 ///   (`\Base.name`) work through subclass instances.
 /// - Declare it as a `let` of the `Sendable` registrar so a `@MainActor` or actor-isolated host
 ///   can satisfy the requirement without isolation.
-public protocol TrackedObservable: Observable, AnyObject {
+public protocol TrackedObservable: _TrackedHost {
   /// The registrar that every ``Tracked`` property of this object reports reads and writes to.
   var observationRegistrar: ObservationRegistrar { get }
+}
+
+extension TrackedObservable {
+  /// ``observationRegistrar``.
+  @inlinable public var _trackedRegistrar: ObservationRegistrar { observationRegistrar }
+}
+
+/// A main-actor class whose ``Tracked`` properties report to a `MainActorObservationRegistrar`,
+/// the registrar that writes versions with plain stores on the main thread:
+/// ```swift
+/// @MainActor final class Counter: MainActorTrackedObservable {
+///   let observationRegistrar = MainActorObservationRegistrar()
+///   @Tracked var count = 0
+/// }
+/// ```
+///
+/// Contract: that of ``TrackedObservable``, for a class isolated to the main actor (adopting
+/// the protocol isolates it): only main-actor code writes its properties, which is what lets
+/// the registrar skip atomic read-modify-writes on the main thread.
+@MainActor
+public protocol MainActorTrackedObservable: _TrackedHost {
+  /// The registrar that every ``Tracked`` property of this object reports reads and writes to
+  /// (a `let`, for the object's whole life).
+  nonisolated var observationRegistrar: MainActorObservationRegistrar { get }
+}
+
+extension MainActorTrackedObservable {
+  /// The registrar behind ``observationRegistrar``.
+  @inlinable public nonisolated var _trackedRegistrar: ObservationRegistrar {
+    observationRegistrar._confinedRegistrar
+  }
+}
+
+/// What ``Tracked`` needs of the class it is declared in: the registrar its properties report
+/// to. Adopt ``TrackedObservable`` or ``MainActorTrackedObservable``, which provide it, not
+/// this protocol.
+public protocol _TrackedHost: Observable, AnyObject {
+  /// The registrar the class's ``Tracked`` properties use (with nonisolated accessors).
+  nonisolated var _trackedRegistrar: ObservationRegistrar { get }
 }

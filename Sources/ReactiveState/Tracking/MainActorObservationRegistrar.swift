@@ -42,6 +42,12 @@ public struct MainActorObservationRegistrar: Sendable {
   /// Creates a registrar for one main-actor observable object.
   public nonisolated init() { registrar = ObservationRegistrar(confinedToMainThread: ()) }
 
+  /// The registrar doing the work, whose accessors are nonisolated: for `@Tracked`
+  /// (ReactiveStateMacrosFree), whose accessors run in the main-actor class's own property
+  /// accessors. Anything else uses this registrar's own (`@MainActor`) members.
+  @inlinable
+  public nonisolated var _confinedRegistrar: ObservationRegistrar { registrar }
+
   /// Records a read of `keyPath` inside a tracking scope (see
   /// ``ObservationRegistrar/access(_:keyPath:)``).
   @inlinable @inline(__always)

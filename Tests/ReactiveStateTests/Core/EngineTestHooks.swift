@@ -158,3 +158,9 @@ func deallocationPassesKept(afterInserting inserted: [UInt64]) -> [UInt64] {
   for pass in inserted { passes.insert(pass) }
   return passes.passes
 }
+
+/// Whether a write of `keyPath` through `registrar` has moved the property's version with plain
+/// stores (the main-thread-confined path) — false while the property has no slot yet.
+func hadPlainWrite(_ registrar: ObservationRegistrar, _ keyPath: AnyKeyPath) -> Bool {
+  registrar.storage.existingSlot(for: keyPath)?.hadPlainWrite.load(ordering: .relaxed) ?? false
+}

@@ -7,34 +7,10 @@ import Testing
 /// differential fuzzers also run every script on its confined registrar), plus the slow side
 /// of its handshake — another thread linking to a confined property while the owner writes.
 @Suite struct MainActorRegistrarTests {
-  /// The public form, end to end, on the README tour's main-actor `Counter`: one-shot (with a
-  /// re-arm), continuous, a derived value, and the macro's equality rule (an equal assignment
-  /// notifies nobody).
+  /// The public form, end to end, on the README tour's main-actor `Counter`.
   @MainActor @Test func aMainActorModelBehavesLikeAnyOther() {
     let model = Counter()
-    let oneShots = Box<[Int]>([])
-    @Sendable func arm() {
-      MainActor.assumeIsolated {
-        ReactiveState.withObservationTracking(
-          { _ = model.count },
-          onChange: {
-            MainActor.assumeIsolated { oneShots.value.append(model.count) }  // the old value
-            arm()
-          })
-      }
-    }
-    arm()
-    let runs = Box<[Int]>([])
-    let token = observe { MainActor.assumeIsolated { runs.value.append(model.count) } }
-    let doubled = Computed { MainActor.assumeIsolated { model.count * 2 } }
-    #expect(doubled.value == 0)
-    model.count = 1
-    model.count = 1  // equal: no notification
-    model.count = 5
-    #expect(oneShots.value == [0, 1])
-    #expect(runs.value == [0, 1, 5])
-    #expect(doubled.value == 10)
-    token.cancel()
+    expectObservedLikeAnyModel(count: { model.count }, setCount: { model.count = $0 })
   }
 
   /// The documented accessor form — `withMutation(of:keyPath:_:)` with no equality rule, and
@@ -202,4 +178,34 @@ private final class ConfinedProbeModel: ReactiveState.Observable, @unchecked Sen
       registrar.didSet(self, keyPath: \.label)
     }
   }
+}
+
+/// A main-actor model's `count`, end to end: one-shot (with a re-arm), continuous, a derived
+/// value, and the macro's equality rule (an equal assignment notifies nobody).
+@MainActor func expectObservedLikeAnyModel(
+  count: @escaping @MainActor @Sendable () -> Int, setCount: (Int) -> Void
+) {
+  let oneShots = Box<[Int]>([])
+  @Sendable func arm() {
+    MainActor.assumeIsolated {
+      ReactiveState.withObservationTracking(
+        { _ = count() },
+        onChange: {
+          MainActor.assumeIsolated { oneShots.value.append(count()) }  // the old value
+          arm()
+        })
+    }
+  }
+  arm()
+  let runs = Box<[Int]>([])
+  let token = observe { MainActor.assumeIsolated { runs.value.append(count()) } }
+  let doubled = Computed { MainActor.assumeIsolated { count() * 2 } }
+  #expect(doubled.value == 0)
+  setCount(1)
+  setCount(1)  // equal: no notification
+  setCount(5)
+  #expect(oneShots.value == [0, 1])
+  #expect(runs.value == [0, 1, 5])
+  #expect(doubled.value == 10)
+  token.cancel()
 }
