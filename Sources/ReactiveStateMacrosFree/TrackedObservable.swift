@@ -48,7 +48,7 @@ public protocol MainActorTrackedObservable: _TrackedHost {
 extension MainActorTrackedObservable {
   /// The registrar behind ``observationRegistrar``.
   @inlinable public nonisolated var _trackedRegistrar: ObservationRegistrar {
-    observationRegistrar._confinedRegistrar
+    observationRegistrar.confinedRegistrar
   }
 }
 

@@ -44,9 +44,9 @@ public struct MainActorObservationRegistrar: Sendable {
 
   /// The registrar doing the work, whose accessors are nonisolated: for `@Tracked`
   /// (ReactiveStateMacrosFree), whose accessors run in the main-actor class's own property
-  /// accessors. Anything else uses this registrar's own (`@MainActor`) members.
+  /// accessors. Package access: clients use this registrar's own (`@MainActor`) members.
   @inlinable
-  public nonisolated var _confinedRegistrar: ObservationRegistrar { registrar }
+  package nonisolated var confinedRegistrar: ObservationRegistrar { registrar }
 
   /// Records a read of `keyPath` inside a tracking scope (see
   /// ``ObservationRegistrar/access(_:keyPath:)``).

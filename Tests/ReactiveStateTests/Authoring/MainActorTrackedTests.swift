@@ -46,8 +46,8 @@ import Testing
       model.count = 1
       plain.count = 1
     }
-    #expect(hadPlainWrite(model.observationRegistrar._confinedRegistrar, \TrackedScreen.count))
-    #expect(!hadPlainWrite(model.observationRegistrar._confinedRegistrar, \TrackedScreen.title))
+    #expect(hadPlainWrite(model.observationRegistrar.confinedRegistrar, \TrackedScreen.count))
+    #expect(!hadPlainWrite(model.observationRegistrar.confinedRegistrar, \TrackedScreen.title))
     #expect(!hadPlainWrite(plain.observationRegistrar, \PlainTrackedScreen.count))
     token.cancel()
   }
