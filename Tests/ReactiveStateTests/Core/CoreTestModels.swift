@@ -9,6 +9,16 @@ final class Box<Value>: @unchecked Sendable {
   init(_ value: Value) { self.value = value }
 }
 
+/// Arms a one-shot `.deinit` registration on what `reads` reads; the returned log gets the
+/// kind of each event delivered to it ("deinit").
+func deinitEventLog(reading reads: () -> Void) -> Box<[String]> {
+  let log = Box<[String]>([])
+  ReactiveState.withObservationTracking(options: [.deinit], reads) { event in
+    log.value.append("\(event.kind)")
+  }
+  return log
+}
+
 /// The surface both model flavours share, so one script can drive either.
 protocol ScriptModel: AnyObject, Sendable {
   var a: Int { get set }

@@ -100,12 +100,9 @@ import Testing
     var value: Computed<Int>? = Computed {
       weakModels.reduce(0) { $0 + ($1.model?.a ?? 0) + ($1.model?.b ?? 0) }
     }
-    let log = Box<[String]>([])
-    ReactiveState.withObservationTracking(options: [.deinit]) {
+    let log = deinitEventLog {
       _ = value!.value
       for model in others! { _ = model.c }
-    } onChange: { event in
-      log.value.append("\(event.kind)")
     }
     unreported = nil
     #expect(log.value.isEmpty, "read only through the value")

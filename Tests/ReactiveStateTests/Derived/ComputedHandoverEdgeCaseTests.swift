@@ -147,12 +147,9 @@ import Testing
     var x: HandModel? = HandModel()
     var y: HandModel? = HandModel()
     var value: Computed<Int>? = Computed { [weak x, weak y] in (x?.a ?? 0) + (y?.a ?? 0) }
-    let log = Box<[String]>([])
-    ReactiveState.withObservationTracking(options: [.deinit]) {
+    let log = deinitEventLog {
       _ = x!.b
       _ = value!.value
-    } onChange: { event in
-      log.value.append("\(event.kind)")
     }
     y = nil
     #expect(log.value.isEmpty)
@@ -169,13 +166,10 @@ import Testing
     var x: HandModel? = HandModel()
     var z: HandModel? = HandModel()
     var value: Computed<Int>? = Computed { [weak x] in x?.a ?? 0 }
-    let log = Box<[String]>([])
-    ReactiveState.withObservationTracking(options: [.deinit]) {
+    let log = deinitEventLog {
       _ = x!.b
       _ = z!.b
       _ = value!.value
-    } onChange: { event in
-      log.value.append("\(event.kind)")
     }
     x = nil
     #expect(log.value == ["deinit"], "x")
@@ -191,11 +185,8 @@ import Testing
     var models: [HandModel]? = (0..<20).map { _ in HandModel() }
     let weakModels = models!.map { WeakHandModel($0) }
     var value: Computed<Int>? = Computed { weakModels.reduce(0) { $0 + ($1.model?.a ?? 0) } }
-    let log = Box<[String]>([])
-    ReactiveState.withObservationTracking(options: [.deinit]) {
+    let log = deinitEventLog {
       _ = value!.value
-    } onChange: { event in
-      log.value.append("\(event.kind)")
     }
     while !(models?.isEmpty ?? true) { models?.removeLast() }  // one deallocation pass each
     #expect(log.value.isEmpty, "read only through the value")

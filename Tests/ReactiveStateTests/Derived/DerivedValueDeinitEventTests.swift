@@ -27,12 +27,9 @@ import Testing
   @Test(arguments: [true, false])
   func oneDeinitForAModelReadThroughItsDerivedValue(alsoReadingDirectly: Bool) {
     var model: ModelWithTotal? = ModelWithTotal()
-    let log = Box<[String]>([])
-    ReactiveState.withObservationTracking(options: [.deinit]) {
+    let log = deinitEventLog {
       if alsoReadingDirectly { _ = model!.b }
       _ = model!.total.value
-    } onChange: { event in
-      log.value.append("\(event.kind)")
     }
     model = nil
     #expect(log.value == ["deinit"])
@@ -42,11 +39,8 @@ import Testing
   /// installs nothing for an `apply` that reads nothing observable).
   @Test func aDerivedValueThatGoesIsNoDeallocatedObject() {
     var constant: Computed<Int>? = Computed { 42 }
-    let log = Box<[String]>([])
-    ReactiveState.withObservationTracking(options: [.deinit]) {
+    let log = deinitEventLog {
       _ = constant?.value
-    } onChange: { event in
-      log.value.append("\(event.kind)")
     }
     constant = nil
     #expect(log.value.isEmpty)
@@ -60,12 +54,9 @@ import Testing
     var direct: HandModel? = HandModel()
     var throughValue: HandModel? = HandModel()
     var value: Computed<Int>? = Computed { [weak throughValue] in throughValue?.a ?? -1 }
-    let log = Box<[String]>([])
-    ReactiveState.withObservationTracking(options: [.deinit]) {
+    let log = deinitEventLog {
       _ = direct!.b
       _ = value!.value
-    } onChange: { event in
-      log.value.append("\(event.kind)")
     }
     throughValue = nil
     #expect(log.value.isEmpty, "reported when the value goes")
@@ -83,12 +74,9 @@ import Testing
     var object: HandModel? = HandModel()
     var first: Computed<Int>? = Computed { [weak object] in object?.a ?? -1 }
     var second: Computed<Int>? = Computed { [weak object] in (object?.a ?? -1) + 1 }
-    let log = Box<[String]>([])
-    ReactiveState.withObservationTracking(options: [.deinit]) {
+    let log = deinitEventLog {
       _ = first!.value
       _ = second!.value
-    } onChange: { event in
-      log.value.append("\(event.kind)")
     }
     object = nil
     #expect(log.value.isEmpty, "reported when a value goes")
