@@ -8,6 +8,12 @@ final class TrackedCounter: TrackedObservable, @unchecked Sendable {
   @Tracked var count = 0
 }
 
+/// `@Tracked`'s form of the main-actor benchmark counter.
+@MainActor final class MainActorTrackedCounter: MainActorTrackedObservable {
+  let observationRegistrar = MainActorObservationRegistrar()
+  @Tracked var count = 0
+}
+
 /// A model with one observable property per subscript index (the fine-grained side of the
 /// fan-out comparison).
 final class WideModel: ReactiveState.Observable, @unchecked Sendable {

@@ -121,20 +121,27 @@ private func benchmarkRoundTrips(_ harness: BenchmarkHarness) {
     }
     return (elapsed / Double(m), counter.value)
   }
-  let hand = roundTrips(HandWrittenCounter())
-  let tracked = roundTrips(TrackedCounter())
-  counter.value = 0
-  let mainActor = harness.time(operations: 1) {
-    MainActor.assumeIsolated {
-      let model = MainActorCounter()
-      for i in 0..<m {
-        ReactiveState.withObservationTracking(
-          { _ = model.count }, onChange: { counter.value += 1 })
-        model.count = i + 1
+  /// `roundTrips` on the main actor, for the main-actor models.
+  func mainActorRoundTrips<Model: MainActorCountingModel>(
+    _ makeModel: @MainActor () -> Model
+  ) -> (nanoseconds: Double, fired: Int) {
+    counter.value = 0
+    let elapsed = harness.time(operations: 1) {
+      MainActor.assumeIsolated {
+        let model = makeModel()
+        for i in 0..<m {
+          ReactiveState.withObservationTracking(
+            { _ = model.count }, onChange: { counter.value += 1 })
+          model.count = i + 1
+        }
       }
     }
+    return (elapsed / Double(m), counter.value)
   }
-  let mainActorFired = counter.value
+  let hand = roundTrips(HandWrittenCounter())
+  let tracked = roundTrips(TrackedCounter())
+  let mainActorTracked = mainActorRoundTrips { MainActorTrackedCounter() }
+  let mainActor = mainActorRoundTrips { MainActorCounter() }
   counter.value = 0
   let theirs = ObservationCounter()
   let b = harness.time(operations: 1) {
@@ -146,8 +153,10 @@ private func benchmarkRoundTrips(_ harness: BenchmarkHarness) {
   harness.check(hand.fired == counter.value, "round trip fired \(hand.fired) vs \(counter.value)")
   harness.check(tracked.fired == counter.value, "@Tracked round trip fired \(tracked.fired)")
   harness.check(
-    mainActorFired == counter.value,
-    "main-actor round trip fired \(mainActorFired)")
+    mainActor.fired == counter.value, "main-actor round trip fired \(mainActor.fired)")
+  harness.check(
+    mainActorTracked.fired == counter.value,
+    "@Tracked main-actor round trip fired \(mainActorTracked.fired)")
   row(
     harness, "track 1 property + mutate + onChange", ours: hand.nanoseconds,
     theirs: b / Double(m), ratio: 5)
@@ -155,7 +164,10 @@ private func benchmarkRoundTrips(_ harness: BenchmarkHarness) {
     harness, "  same, @Tracked model", ours: tracked.nanoseconds, theirs: b / Double(m), ratio: 5)
   row(
     harness, "  same, main-actor model",
-    ours: mainActor / Double(m), theirs: b / Double(m), ratio: 20)
+    ours: mainActor.nanoseconds, theirs: b / Double(m), ratio: 20)
+  row(
+    harness, "  same, @Tracked main-actor model",
+    ours: mainActorTracked.nanoseconds, theirs: b / Double(m), ratio: 20)
 }
 
 private func benchmarkFanOut(_ harness: BenchmarkHarness) {

@@ -68,6 +68,14 @@ protocol CountingModel: AnyObject {
   var count: Int { get set }
 }
 
+/// ``CountingModel`` for the main-actor models (either authoring form).
+@MainActor protocol MainActorCountingModel: AnyObject {
+  var count: Int { get set }
+}
+
+extension MainActorCounter: MainActorCountingModel {}
+extension MainActorTrackedCounter: MainActorCountingModel {}
+
 extension HandWrittenCounter: CountingModel {}
 extension TrackedCounter: CountingModel {}
 extension ObservationCounter: CountingModel {}

@@ -35,16 +35,13 @@ enum ProfileLoops {
         model.count = i + 1
       }
       consume(fired.value)
-    case "roundtrip-mainactor":
+    case "roundtrip-mainactor", "roundtrip-tracked-mainactor":
       MainActor.assumeIsolated {
-        let counter = MainActorCounter()
-        let fired = FireCounter()
-        for i in 0..<count {
-          ReactiveState.withObservationTracking(
-            { _ = counter.count }, onChange: { fired.value += 1 })
-          counter.count = i + 1
+        if name == "roundtrip-mainactor" {
+          mainActorRoundTrips(MainActorCounter(), count: count)
+        } else {
+          mainActorRoundTrips(MainActorTrackedCounter(), count: count)
         }
-        consume(fired.value)
       }
     case "unread":
       ReactiveState.withObservationTracking({ _ = model.other }, onChange: {})
@@ -252,6 +249,18 @@ enum ProfileLoops {
     default:
       print("unknown profile \(name)")
     }
+  }
+
+  /// The main-actor round trip of the benchmark row, on `model`.
+  @MainActor private static func mainActorRoundTrips(
+    _ model: some MainActorCountingModel, count: Int
+  ) {
+    let fired = FireCounter()
+    for i in 0..<count {
+      ReactiveState.withObservationTracking({ _ = model.count }, onChange: { fired.value += 1 })
+      model.count = i + 1
+    }
+    consume(fired.value)
   }
 
   /// Mounts 1,000 rows under `makeRoot`'s view, then dirties every row and flushes, `count`
