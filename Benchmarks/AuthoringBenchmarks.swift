@@ -14,6 +14,14 @@ final class TrackedCounter: TrackedObservable, @unchecked Sendable {
   @Tracked var count = 0
 }
 
+/// ``CountingModel`` for the main-actor models (either authoring form).
+@MainActor protocol MainActorCountingModel: AnyObject {
+  var count: Int { get set }
+}
+
+extension MainActorCounter: MainActorCountingModel {}
+extension MainActorTrackedCounter: MainActorCountingModel {}
+
 /// A model with one observable property per subscript index (the fine-grained side of the
 /// fan-out comparison).
 final class WideModel: ReactiveState.Observable, @unchecked Sendable {
