@@ -263,9 +263,14 @@ extension DerivedNode {
   private func settleUnchanged() -> Bool {
     refreshingThread.store(0, ordering: .relaxed)
     // Unlinked, nothing will mark it stale: the next read validates again (a path to it
-    // in this read's pass does not, see `validatedInPass`).
+    // in this read's pass does not, see `validatedInPass`). No walk reaches an unlinked node
+    // and only compute-lock holders unlink, so the word is still the plain `stale` that
+    // ``beginRefresh()`` left: the store (an exchange on x86, a third of an unobserved read's
+    // atomics) only runs should that ever change.
     if isUnlinked.load(ordering: .acquiring) {
-      freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+      if freshness.load(ordering: .relaxed) != Self.stale {
+        freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+      }
       return false
     }
     publishCurrent(replacing: Self.stale, knownLinked: true)
