@@ -23,36 +23,6 @@ private actor DeallocationRecorder {
 /// and ``ManualScheduler`` that the fourth mutation-testing round of the observing layer found
 /// unpinned.
 @Suite struct MutationFindingsAsyncRound4Tests {
-  /// An iteration that ended because its first `next()` ran on a cancelled task stays ended:
-  /// the same iterator, handed to a task that is not cancelled, still returns nil and
-  /// evaluates nothing, as `Observations` (the oracle) does.
-  @Test func anIterationEndedByCancellationBeforeItsFirstElementStaysEnded() async {
-    let oracle = OracleModel()
-    let model = HandModel()
-    let calls = Box(0)
-    let kept = Box<(Observations<Int, Never>.Iterator, ObservedValues<Int, Never>.Iterator)?>(nil)
-    await Task {
-      withUnsafeCurrentTask { $0?.cancel() }
-      var oracleIterator = Observations { oracle.a }.makeAsyncIterator()
-      var iterator = ObservedValues {
-        calls.value += 1
-        return model.a
-      }.makeAsyncIterator()
-      #expect(await oracleIterator.next() == nil)
-      #expect(await iterator.next() == nil)
-      kept.value = (oracleIterator, iterator)
-    }.value
-    guard var (oracleAgain, again) = kept.value else {
-      Issue.record("the cancelled task kept no iterators")
-      return
-    }
-    model.a = 1
-    oracle.a = 1
-    #expect(await oracleAgain.next() == nil, "the oracle's ended iteration stays ended")
-    #expect(await again.next() == nil, "an ended iteration started again")
-    #expect(calls.value == 0, "nothing evaluated")
-  }
-
   /// `observe(isolation:)` holds its actor weakly: once the actor is gone, a change to what
   /// the body read queues no run (it could only run there), even while a caller outside the
   /// actor still keeps the token — and never runs the body on the writing thread instead.

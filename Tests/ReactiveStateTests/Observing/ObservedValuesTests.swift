@@ -169,22 +169,33 @@ import Testing
     #expect(got.value == [0])
   }
 
-  /// As `Observations`: a task cancelled before its first `next()` gets nil, not a value.
+  /// As `Observations`: a task cancelled before its first `next()` gets nil, not a value, and
+  /// the iteration stays ended: the same iterator, handed to a task that is not cancelled,
+  /// still returns nil and evaluates nothing.
   @Test func firstNextOnACancelledTaskEndsTheIterationLikeTheOracle() async {
     let oracle = OracleModel()
     let model = HandModel()
     let calls = Box(0)
-    let (oracleValue, value) = await Task { () -> (Int?, Int?) in
+    let kept = Box<(Observations<Int, Never>.Iterator, ObservedValues<Int, Never>.Iterator)?>(nil)
+    await Task {
       withUnsafeCurrentTask { $0?.cancel() }
       var oracleIterator = Observations { oracle.a }.makeAsyncIterator()
       var iterator = ObservedValues {
         calls.value += 1
         return model.a
       }.makeAsyncIterator()
-      return (await oracleIterator.next(), await iterator.next())
+      #expect(await oracleIterator.next() == nil)
+      #expect(await iterator.next() == nil)
+      kept.value = (oracleIterator, iterator)
     }.value
-    #expect(oracleValue == nil)
-    #expect(value == nil)
+    guard var (oracleAgain, again) = kept.value else {
+      Issue.record("the cancelled task kept no iterators")
+      return
+    }
+    model.a = 1
+    oracle.a = 1
+    #expect(await oracleAgain.next() == nil, "the oracle's ended iteration stays ended")
+    #expect(await again.next() == nil, "an ended iteration started again")
     #expect(calls.value == 0, "nothing evaluated")
   }
 
