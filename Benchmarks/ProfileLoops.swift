@@ -35,14 +35,10 @@ enum ProfileLoops {
         model.count = i + 1
       }
       consume(fired.value)
-    case "roundtrip-mainactor", "roundtrip-tracked-mainactor":
-      MainActor.assumeIsolated {
-        if name == "roundtrip-mainactor" {
-          mainActorRoundTrips(MainActorCounter(), count: count)
-        } else {
-          mainActorRoundTrips(MainActorTrackedCounter(), count: count)
-        }
-      }
+    case "roundtrip-mainactor":
+      MainActor.assumeIsolated { mainActorRoundTrips(MainActorCounter(), count: count) }
+    case "roundtrip-tracked-mainactor":
+      MainActor.assumeIsolated { mainActorRoundTrips(MainActorTrackedCounter(), count: count) }
     case "unread":
       ReactiveState.withObservationTracking({ _ = model.other }, onChange: {})
       for i in 0..<count { model.count = i + 1 }

@@ -111,23 +111,26 @@ private final class Round3Seen: @unchecked Sendable {
     let oracle = Round3Oracle()
     let count = TrackedStorageCopyTests.fires
     let oracleCount = TrackedStorageCopyTests.oracleFires
+    /// How many observers an assignment of `value` notified, in each form.
+    func notifications(assigning value: Round3Lenient) -> (tracked: Int, macro: Int, hand: Int) {
+      (
+        count({ _ = model.lenient }, { model.lenient = value }),
+        oracleCount({ _ = oracle.lenient }, { oracle.lenient = value }),
+        count({ _ = hand.lenient }, { hand.lenient = value })
+      )
+    }
     // Old value a wildcard: `old == new` holds (no notification); `new == old` would not.
     let replacement = Round3Lenient(value: 5)
-    let tracked = count({ _ = model.lenient }, { model.lenient = replacement })
-    let macro = oracleCount({ _ = oracle.lenient }, { oracle.lenient = replacement })
-    let handWritten = count({ _ = hand.lenient }, { hand.lenient = replacement })
-    #expect(macro == 0)
-    #expect(tracked == macro)
-    #expect(handWritten == macro)
+    let forward = notifications(assigning: replacement)
+    #expect(forward.macro == 0)
+    #expect(forward.tracked == forward.macro)
+    #expect(forward.hand == forward.macro)
     #expect(model.lenient == replacement, "stored without notifying")
     // The reverse: old 5, new a wildcard of another value: `old == new` fails (a change).
-    let wildcard = Round3Lenient(value: 9, wildcard: true)
-    let trackedBack = count({ _ = model.lenient }, { model.lenient = wildcard })
-    let macroBack = oracleCount({ _ = oracle.lenient }, { oracle.lenient = wildcard })
-    let handWrittenBack = count({ _ = hand.lenient }, { hand.lenient = wildcard })
-    #expect(macroBack == 1)
-    #expect(trackedBack == macroBack)
-    #expect(handWrittenBack == macroBack)
+    let back = notifications(assigning: Round3Lenient(value: 9, wildcard: true))
+    #expect(back.macro == 1)
+    #expect(back.tracked == back.macro)
+    #expect(back.hand == back.macro)
   }
 
   /// Pins that `@Derived`'s diagnostic name gives the line of the property's declaration, not
