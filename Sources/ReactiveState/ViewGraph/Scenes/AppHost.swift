@@ -48,8 +48,10 @@ public final class AppHost<A: App> {
   public let app: A
   /// The windows currently open, in opening order.
   public private(set) var windows: [Window] = []
+  /// Every window opened so far, closed ones included, in opening order: their issues stay
+  /// the app's (see ``issues``).
+  private var everOpened: [Window] = []
   private let mode: ViewHost.UpdateMode
-  private var opened = 0
   /// Owns the app's `@State`s and `@StateObject`s (see ``AppPropertyRoot``): created once,
   /// shared by every window.
   private let appProperties: ViewHost
@@ -72,21 +74,25 @@ public final class AppHost<A: App> {
     guard let scene = id == nil ? scenes.first : scenes.first(where: { $0.sceneID == id }) else {
       throw AppHostError.noSuchScene(id)
     }
-    opened += 1
-    let window = Window(id: opened, sceneID: scene.sceneID, host: mount(scene.makeRoot()))
+    let window = Window(
+      id: everOpened.count + 1, sceneID: scene.sceneID, host: mount(scene.makeRoot()))
     windows.append(window)
+    everOpened.append(window)
     return window
   }
 
   /// Closes `window`: its identities end (see ``ViewHost/close()``). No-op if already closed.
+  /// The host keeps the closed window (its ended tree, not its identities' storage), so its
+  /// issues, including writes to its ended state made after closing, stay in ``issues``.
   public func close(_ window: Window) {
     guard let index = windows.firstIndex(where: { $0 === window }) else { return }
     windows.remove(at: index)
     window.host.close()
   }
 
-  /// Runtime issues of the open windows, window by window (oldest first within a window).
-  public var issues: [RuntimeIssue] { windows.flatMap(\.host.issues) }
+  /// Runtime issues of every window opened so far, closed ones included, window by window in
+  /// opening order (oldest first within a window): closing a window loses none of them.
+  public var issues: [RuntimeIssue] { everOpened.flatMap(\.host.issues) }
 
   /// Applies pending updates in every open window.
   public func flush() {
