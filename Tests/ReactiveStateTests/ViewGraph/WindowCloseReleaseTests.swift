@@ -4,7 +4,9 @@ import Testing
 /// Closing a window ends its identities, and their storage goes with them: a window root's
 /// `@StateObject` is released even while the test (or anything else) still holds the
 /// ``Window`` and its host. The closed host kept its tree, and with it every node's slots,
-/// so the object of each closed window stayed alive as long as its `Window` did.
+/// so the object of each closed window stayed alive as long as its `Window` did. Now the closed
+/// host releases its tree: a `@State` model (whose initial value the view value holds) and what
+/// the views' actions captured go too, while `texts` and `render()` keep what it showed.
 @MainActor
 @Suite(.serialized) struct WindowCloseReleaseTests {
   /// A per-window legacy model counting its live instances.
@@ -38,5 +40,57 @@ import Testing
     #expect(WindowModel.alive == 1, "the closed window's model is released")
     try second.host.tap("Title draft")
     #expect(second.host.texts == ["Title draft!"])
+  }
+
+  /// A per-view `@Observable`-style model counting its live instances.
+  @MainActor final class Draft: MainActorTrackedObservable {
+    let observationRegistrar = MainActorObservationRegistrar()
+    @Tracked var words = 0
+    static var alive = 0
+    init() { Self.alive += 1 }
+    isolated deinit { Self.alive -= 1 }
+  }
+
+  /// Owns its model through `@State` (the initial value lives in the view value) and
+  /// captures it in a button's action.
+  struct DraftEditor: View {
+    @State private var draft = Draft()
+    var body: some View {
+      VStack {
+        Text("words \(draft.words)")
+        Button("Add word") { draft.words += 1 }
+      }
+    }
+  }
+
+  struct DraftApp: App {
+    var body: some Scene { WindowGroup { DraftEditor() } }
+  }
+
+  @Test func closingAHostReleasesItsStateModelAndKeepsWhatItShowed() throws {
+    Draft.alive = 0
+    let host = ViewHost(DraftEditor())
+    try host.tap("Add word")
+    let shown = (texts: host.texts, rendering: host.render())
+    #expect(shown.texts == ["words 1", "Add word"])
+    #expect(Draft.alive == 1)
+
+    host.close()
+    #expect(Draft.alive == 0, "the view value, its state and its action's captures are freed")
+    #expect(host.texts == shown.texts && host.render() == shown.rendering)
+    #expect(host.nodeCount == 0 && host.count(of: DraftEditor.self) == 0, "no live view")
+    #expect(host.value(of: "Add word") == nil)
+    #expect(throws: ViewHostError.notFound("Add word")) { try host.tap("Add word") }
+  }
+
+  @Test func closingAWindowNobodyHoldsReleasesItsStateModel() throws {
+    Draft.alive = 0
+    let app = AppHost(DraftApp())
+    try app.openWindow()
+    try app.openWindow().host.tap("Add word")
+    #expect(Draft.alive == 2)
+    app.close(app.windows[1])
+    #expect(Draft.alive == 1, "the app keeps the closed window's issues, not its views")
+    #expect(app.windows.map { $0.host.texts } == [["words 0", "Add word"]])
   }
 }

@@ -104,7 +104,7 @@ extension ViewHost {
   private func control(_ kind: ControlKind, _ label: String, _ occurrence: Int?) throws
     -> ViewNode
   {
-    // Live nodes only: a closed host keeps its ended tree for inspection, not for actions.
+    // Live nodes only: `close()` releases the ended tree after its `onDisappear` actions run.
     let matches = allNodes().filter { node in
       guard node.isLive, let control = node.leafView as? any ControlView,
         control.controlKind == kind

@@ -6,6 +6,7 @@ extension ViewHost {
   /// whose body could not be evaluated renders as `⚠ Type: reason`. Pending updates are not
   /// applied first (call ``flush()``).
   public func render() -> String {
+    if let endedTree { return endedTree.rendering }
     var lines: [String] = []
     render(root, indent: 0, attributes: [], into: &lines)
     return lines.joined(separator: "\n")
@@ -13,7 +14,8 @@ extension ViewHost {
 
   /// The contents of every rendered `Text`, in tree order.
   public var texts: [String] {
-    allNodes().compactMap { ($0.leafView as? Text)?.content }
+    if let endedTree { return endedTree.texts }
+    return allNodes().compactMap { ($0.leafView as? Text)?.content }
   }
 
   private func render(
@@ -59,4 +61,11 @@ protocol AttributeCarrying {
 extension AttributedView: AttributeCarrying {
   var renderedAttribute: String? { attribute }
   var disablesControls: Bool { disables }
+}
+
+/// What a closed host's tree last showed, kept for inspection once the tree is released (see
+/// ``ViewHost/close()``).
+struct EndedTreeSnapshot {
+  let texts: [String]
+  let rendering: String
 }

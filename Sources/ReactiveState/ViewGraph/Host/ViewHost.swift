@@ -81,7 +81,10 @@ public final class ViewHost {
   /// Number of update passes run so far (mounting counts as one).
   public private(set) var passCount = 0
 
+  /// The mounted tree; nil once ``close()`` released it.
   var root: ViewNode!
+  /// What the tree showed when ``close()`` released it.
+  var endedTree: EndedTreeSnapshot?
   @exclusivity(unchecked) private(set) var dirty = DirtyQueue()
   /// Nodes evaluated since the last ``beginPass()`` carry this stamp.
   @exclusivity(unchecked) private var passStamp = 1
@@ -141,7 +144,7 @@ public final class ViewHost {
   /// Number of live nodes (every view value in the tree, built-in ones included).
   public var nodeCount: Int {
     var count = 0
-    forEachNode(under: root) { _ in count += 1 }
+    if let root { forEachNode(under: root) { _ in count += 1 } }
     return count
   }
 
@@ -419,7 +422,7 @@ public final class ViewHost {
 
   func allNodes() -> [ViewNode] {
     var nodes: [ViewNode] = []
-    forEachNode(under: root) { nodes.append($0) }
+    if let root { forEachNode(under: root) { nodes.append($0) } }
     return nodes
   }
 

@@ -24,17 +24,22 @@ extension ViewHost {
   /// now — `onDisappear` actions, then task cancellations — and the host stops updating.
   /// Effects still pending from an earlier pass (in `.manual` mode, before its `flush()`) run
   /// first, so a view's `onAppear` always precedes its `onDisappear`. Changes not yet
-  /// flushed are dropped. Writes through captured bindings are ignored afterwards. The ended
-  /// identities' storage is released (a `@StateObject`'s object is freed unless something else
-  /// keeps it), though the host itself may still be referenced. Idempotent.
+  /// flushed are dropped. Writes through captured bindings are ignored afterwards (and
+  /// recorded in ``issues``). Idempotent.
+  ///
+  /// The tree is released, though the host itself may still be referenced: every view value,
+  /// the storage its identities owned, and what their closures captured (a `@State` model, a
+  /// `@StateObject`'s object) are freed unless something else keeps them. The host keeps
+  /// what the tree last showed: ``texts`` and ``render()`` return it; there are no live
+  /// views any more, so ``nodeCount`` is 0 and no control is found.
   public func close() {
     guard !isClosed else { return }
     runEffects()
     remove(root)
     runEffects()
     isClosed = true
-    // The host keeps its (ended) tree for inspection; the storage the identities owned goes.
-    forEachNode(under: root) { $0.slots.removeAll() }
+    endedTree = EndedTreeSnapshot(texts: texts, rendering: render())
+    root = nil
   }
 
   func startTask(priority: TaskPriority, _ action: @escaping @MainActor () async -> Void) -> Int {

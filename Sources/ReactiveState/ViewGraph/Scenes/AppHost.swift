@@ -82,8 +82,9 @@ public final class AppHost<A: App> {
   }
 
   /// Closes `window`: its identities end (see ``ViewHost/close()``). No-op if already closed.
-  /// The host keeps the closed window (its ended tree, not its identities' storage), so its
-  /// issues, including writes to its ended state made after closing, stay in ``issues``.
+  /// The app host keeps the closed ``Window``, whose host has released its tree (see
+  /// ``ViewHost/close()``), so the window's issues, including writes to its ended state made
+  /// after closing, stay in ``issues``.
   public func close(_ window: Window) {
     guard let index = windows.firstIndex(where: { $0 === window }) else { return }
     windows.remove(at: index)
