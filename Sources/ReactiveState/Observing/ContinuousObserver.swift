@@ -46,7 +46,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   let runsOnMainActor: Bool
   /// Whether runs may park the observer in a property's slot (see the type's doc).
   let parksInSlots: Bool
-  /// A plain body, `didSet` triggers, no scheduler: `receive` starts such a run itself.
+  /// A plain body, `didSet` triggers, no scheduler or a main-actor body: `receive` starts
+  /// such a run itself (a main-actor one on the main thread only).
   let startsDidSetRunsAtReceive: Bool
 
   /// The phase, plus a "dirty while running" bit, in one atomic word. The graph lock guards
@@ -204,7 +205,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     self.label = label
     if case .plain = body {
       parksInSlots = triggers == .didSet && !hasScheduler
-      startsDidSetRunsAtReceive = triggers.contains(.didSet) && !hasScheduler
+      startsDidSetRunsAtReceive =
+        triggers.contains(.didSet) && (!hasScheduler || self.runsOnMainActor)
     } else {
       parksInSlots = false
       startsDidSetRunsAtReceive = false
@@ -447,8 +449,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
     // The common case without `enqueue`'s frame: a `didSet` reaching an idle plain observer
-    // with no scheduler, outside any transaction — its run starts now (as `enqueue` would).
+    // with no scheduler (or a main-actor one, on the main thread), outside any transaction —
+    // its run starts now (as `enqueue` would).
     if event == .didSet && startsDidSetRunsAtReceive && phase == .idle
+      && (!runsOnMainActor || rs_is_main_thread() != 0)
       && ObservationTransaction.current == nil
     {
       startRunAtReceive(
