@@ -262,11 +262,14 @@ extension ContinuousObserver {
     parkingSlot?.flagCancelled(address) ?? false
   }
 
-  /// Reports a run that kept invalidating itself (it was stopped).
+  /// Reports a run that kept invalidating itself (it was stopped): its thread's writes during
+  /// the run, its own or those of observers they ran inline, changed what it read.
   func reportSelfInvalidation(_ keyPath: AnyKeyPath?) {
     ObservationDiagnostics.report(
-      "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; "
-        + "it keeps changing \(Self.describe(keyPath)), which it also reads. To fix: move the "
-        + "write out of the observer, or read that value with withoutObservationTracking { … }")
+      "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; its "
+        + "runs keep changing \(Self.describe(keyPath)), which it also reads (directly, or "
+        + "through the observers its writes ran). To fix: move the write out of the observer "
+        + "(or out of the observers it runs), or read that value with "
+        + "withoutObservationTracking { … }")
   }
 }

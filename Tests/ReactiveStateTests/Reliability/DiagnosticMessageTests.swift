@@ -50,6 +50,20 @@ import Testing
     #expect(runs.value == runsBeforeCancel, "cancelled: no run")
   }
 
+  /// Two observers that keep changing each other: the first one's write runs the second
+  /// inline, whose write changes what the first reads. The loop stops with a diagnostic that
+  /// does not claim the observer wrote what it reads itself.
+  @Test func aCycleThroughTwoObserversStopsAndSaysTheChangeMayComeThroughThem() throws {
+    let (a, b) = (LoopingCounter(), LoopingCounter())
+    var second: ObservationToken?
+    let (first, reported) = observeCapturingDiagnostics { b.count = a.count + 1 }
+    let more = ObservationDiagnostics.capture { second = observe { a.count = b.count + 1 } }
+    let message = try #require((reported + more.map(\.message)).last { $0.contains("invalidated") })
+    #expect(message.contains("directly, or through the observers its writes ran"), "\(message)")
+    #expect(message.contains("\\LoopingCounter."))
+    withExtendedLifetime((first, second)) {}
+  }
+
   /// The loop goes through a derived value: the diagnostic still names the property that
   /// keeps changing (it used to say "an observed value").
   @Test func aSelfInvalidationThroughADerivedValueNamesTheWrittenProperty() throws {
