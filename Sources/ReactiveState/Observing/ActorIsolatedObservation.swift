@@ -13,7 +13,7 @@
 /// Runs scheduled from different threads may reach the actor in any order; an observer has at
 /// most one scheduled run at a time (changes coalesce into it). It holds the actor strongly: an
 /// actor that keeps the token of an observation scheduled on itself would keep itself alive,
-/// so there use ``observe(isolation:_:)``, whose scheduler holds the actor weakly.
+/// so there use ``observe(isolation:fileID:line:_:)``, whose scheduler holds the actor weakly.
 public struct ActorScheduler: ObservationScheduler {
   /// The actor that every scheduled run executes on.
   public let actor: any Actor
@@ -45,7 +45,7 @@ struct WeakActorScheduler: ObservationScheduler {
 /// Runs `body` isolated to `actor` (an `await` from anywhere else hops there first).
 func runOn(_ actor: isolated any Actor, _ body: () -> Void) { body() }
 
-/// ``observe(scheduler:_:)`` for code isolated to an actor: `apply` runs isolated to
+/// ``observe(scheduler:fileID:line:_:)`` for code isolated to an actor: `apply` runs isolated to
 /// `isolation`, so it reads and writes that actor's state directly —
 /// `token = observe(isolation: self) { self.copy = self.model.count }` in an actor method.
 ///
@@ -57,11 +57,14 @@ func runOn(_ actor: isolated any Actor, _ body: () -> Void) { body() }
 ///   changes coalesce until it runs. It never runs on the writing thread.
 /// - Each run re-collects the dependencies it reads. Nesting, cancellation (`token.cancel()`
 ///   stops runs not yet started, including a queued one) and the limit on scheduled runs that
-///   keep causing each other are those of ``observe(scheduler:_:)``.
+///   keep causing each other are those of ``observe(scheduler:fileID:line:_:)``.
 /// - `isolation: MainActor.shared` works too, but always hops; `observe { @MainActor in … }`
 ///   runs inline for changes made on the main thread.
+///
+/// `fileID` and `line` (the call's own, by default) name it in the observer's diagnostics.
 public func observe(
-  isolation: isolated any Actor, _ apply: @escaping () -> Void
+  isolation: isolated any Actor, fileID: StaticString = #fileID, line: UInt = #line,
+  _ apply: @escaping () -> Void
 ) -> ObservationToken {
   isolation.assertIsolated("observe(isolation:) must start on its actor")
   // `apply` is only called here (on `isolation`) and by `ActorScheduler`'s hops to
@@ -69,7 +72,8 @@ public func observe(
   let body = unsafeBitCast(apply, to: (@Sendable () -> Void).self)
   let observer = ContinuousObserver(
     triggers: .didSet, scheduler: WeakActorScheduler(isolation),
-    label: "observe(isolation:) { … }", body: .plain(body))
+    label: "observe(isolation:) { … }", site: ObserverSite(fileID: fileID, line: line),
+    body: .plain(body))
   return startObservation(observer)
 }
 
@@ -85,8 +89,11 @@ public func observe(
 ///   (the call sees the latest event's kind). Each call re-tracks what it reads.
 /// - It ends when the token is cancelled or released, or `event.cancel()` is called; a queued
 ///   call that has not started then never runs.
+///
+/// `fileID` and `line` (the call's own, by default) name it in the observer's diagnostics.
 public func withContinuousObservation(
   options: ObservationTracking.Options, isolation: isolated any Actor,
+  fileID: StaticString = #fileID, line: UInt = #line,
   apply: @escaping (ObservationTracking.Event) -> Void
 ) -> ObservationTracking.Token {
   isolation.assertIsolated("withContinuousObservation(isolation:) must start on its actor")
@@ -94,6 +101,7 @@ public func withContinuousObservation(
   let body = unsafeBitCast(apply, to: (@Sendable (ObservationTracking.Event) -> Void).self)
   let observer = ContinuousObserver(
     triggers: options, scheduler: WeakActorScheduler(isolation),
-    label: "withContinuousObservation(isolation:)", body: .events(body))
+    label: "withContinuousObservation(isolation:)",
+    site: ObserverSite(fileID: fileID, line: line), body: .events(body))
   return startObservation(observer)
 }

@@ -266,7 +266,7 @@ extension ContinuousObserver {
   /// the run, its own or those of observers they ran inline, changed what it read.
   func reportSelfInvalidation(_ keyPath: AnyKeyPath?) {
     ObservationDiagnostics.report(
-      "\(label) invalidated itself \(Self.rerunLimit) times in a row and was stopped; its "
+      "\(name) invalidated itself \(Self.rerunLimit) times in a row and was stopped; its "
         + "runs keep changing \(Self.describe(keyPath)), which it also reads (directly, or "
         + "through the observers its writes ran). To fix: move the write out of the observer "
         + "(or out of the observers it runs), or read that value with "

@@ -38,7 +38,7 @@ extension ContinuousObserver {
   func dropSchedulingLoop() {
     let keyPath = dropQueuedRun()
     ObservationDiagnostics.report(
-      "\(label) was stopped after \(Self.rerunLimit) scheduled runs in a row, each caused by "
+      "\(name) was stopped after \(Self.rerunLimit) scheduled runs in a row, each caused by "
         + "a change the previous one made (observers keep changing each other through their "
         + "schedulers, or a chain of more than \(Self.rerunLimit) scheduled observers each "
         + "feeding the next: run such a pipeline without schedulers, in a transaction); last "

@@ -28,11 +28,11 @@ extension ContinuousObserver {
       if phase == .queued { phase = .idle }
       ObservationWave.advance()  // no longer waiting: later changes must reach it again
       // Copied under the lock: the observer may be gone right after it.
-      let abandoned = action == .abandon ? (label: label, keyPath: pendingKeyPath) : nil
+      let abandoned = action == .abandon ? (name: name, keyPath: pendingKeyPath) : nil
       GraphLock.unlock()
       if let abandoned {
         ObservationDiagnostics.report(
-          "\(abandoned.label) kept invalidating each other at the end of a transaction; last "
+          "\(abandoned.name) kept invalidating each other at the end of a transaction; last "
             + "change: \(Self.describe(abandoned.keyPath)). \(Self.cycleRemedy)")
       }
     } else if phase == .queued {

@@ -1,8 +1,8 @@
 import CReactiveState
 import Synchronization
 
-/// The node behind ``observe(scheduler:_:)`` and
-/// ``withContinuousObservation(options:scheduler:apply:)``: runs its body now and again after
+/// The node behind ``observe(scheduler:fileID:line:_:)`` and
+/// ``withContinuousObservation(options:scheduler:fileID:line:apply:)``: runs its body now and again after
 /// every change to anything the previous run read.
 ///
 /// Dependencies are re-collected on every run with a cursor over the previous run's links:
@@ -125,6 +125,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// itself queues a new run instead of repeating the body inline.
   let parksRuns: Bool
   let label: String
+  /// Where the observation was started (see ``name``).
+  let site: ObserverSite
   @exclusivity(unchecked) var singleVersion: UInt64 = 0
   /// The slot the observer parks in, retained so its word outlives the observer's use of it
   /// even when its registrar goes (written under the graph lock by the running thread, so a
@@ -183,8 +185,8 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   init(
     triggers: ObservationTracking.Options, scheduler: consuming (any ObservationScheduler)?,
-    label: String, parking: ObserverParking? = nil, parksRuns: Bool = false,
-    runsOnMainActor: Bool = false, body: Body
+    label: String, site: ObserverSite = .unknown, parking: ObserverParking? = nil,
+    parksRuns: Bool = false, runsOnMainActor: Bool = false, body: Body
   ) {
     switch body {
     case .plain(let run):
@@ -203,6 +205,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     self.parksRuns = parksRuns && hasScheduler
     self.runsOnMainActor = runsOnMainActor && hasScheduler
     self.label = label
+    self.site = site
     if case .plain = body {
       parksInSlots = triggers == .didSet && !hasScheduler
       startsDidSetRunsAtReceive =

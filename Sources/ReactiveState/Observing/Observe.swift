@@ -28,16 +28,20 @@
 ///   observer already linked to it) waits in that property's slot; a write then runs it with
 ///   no lock and no atomic operation beyond the write's own version move. Reading more than
 ///   one thing, or a ``Computed``, links it into the dependency graph instead, for good.
+///
+/// `fileID` and `line` (the call's own, by default) name it in the observer's diagnostics.
 public func observe(
   scheduler: consuming (any ObservationScheduler)? = nil,
+  fileID: StaticString = #fileID, line: UInt = #line,
   _ apply: @escaping @Sendable () -> Void
 ) -> ObservationToken {
   let observer = ContinuousObserver(
-    triggers: .didSet, scheduler: scheduler, label: "observe { … }", body: .plain(apply))
+    triggers: .didSet, scheduler: scheduler, label: "observe { … }",
+    site: ObserverSite(fileID: fileID, line: line), body: .plain(apply))
   return startObservation(observer)
 }
 
-/// ``observe(scheduler:_:)`` for main-actor code: `apply` is isolated to the main actor, so it
+/// ``observe(scheduler:fileID:line:_:)`` for main-actor code: `apply` is isolated to the main actor, so it
 /// reads and updates `@MainActor` models and UI state directly. Spell the closure's isolation —
 /// `observe { @MainActor in label.text = model.title }` — since a closure without it is
 /// nonisolated and picks the other form.
@@ -49,18 +53,24 @@ public func observe(
 ///   actor (one `Task` per coalesced re-run, as with `scheduler: .mainActor`), and changes
 ///   coalesce until it runs.
 /// - Dependencies, nesting, cancellation and the self-invalidation limit are those of
-///   ``observe(scheduler:_:)``. It never parks in a property's slot: each re-run goes through
-///   the dependency graph (two threads may deliver it at once: while another thread's delivery
-///   of it is in flight, a delivery is queued as a small entry of its own) — about 47 ns a
-///   re-run, against ~100 ns for `MainActor.assumeIsolated` alone.
+///   ``observe(scheduler:fileID:line:_:)``. It never parks in a property's slot: each re-run
+///   goes through the dependency graph (two threads may deliver it at once: while another
+///   thread's delivery of it is in flight, a delivery is queued as a small entry of its own),
+///   with its lock, so a re-run costs about twice the nonisolated form's (see the README's
+///   benchmark table) — still less than `MainActor.assumeIsolated` alone (~100 ns).
+///
+/// `fileID` and `line` (the call's own, by default) name it in the observer's diagnostics.
 @MainActor
-public func observe(_ apply: @escaping @MainActor @Sendable () -> Void) -> ObservationToken {
+public func observe(
+  fileID: StaticString = #fileID, line: UInt = #line,
+  _ apply: @escaping @MainActor @Sendable () -> Void
+) -> ObservationToken {
   // Called only on the main actor (first run, hops) or on the main thread (inline re-runs),
   // where the runtime counts code as isolated to it, so the static isolation can be dropped.
   let body = unsafeBitCast(apply, to: (@Sendable () -> Void).self)
   let observer = ContinuousObserver(
     triggers: .didSet, scheduler: MainActorScheduler(), label: "observe { @MainActor in … }",
-    runsOnMainActor: true, body: .plain(body))
+    site: ObserverSite(fileID: fileID, line: line), runsOnMainActor: true, body: .plain(body))
   return startObservation(observer)
 }
 
@@ -69,40 +79,45 @@ public func observe(_ apply: @escaping @MainActor @Sendable () -> Void) -> Obser
 /// `.didSet`, `.deinit`) on what the previous call read, until the token is cancelled or
 /// deallocated, or `event.cancel()` is called.
 ///
-/// Delivery follows ``observe(scheduler:_:)``; SE-0506 always delivers at the next
+/// Delivery follows ``observe(scheduler:fileID:line:_:)``; SE-0506 always delivers at the next
 /// suspension point of the caller's isolation — pass `scheduler: .mainActor` for that shape,
-/// or, in an actor, call ``withContinuousObservation(options:isolation:apply:)``.
+/// or, in an actor, call ``withContinuousObservation(options:isolation:fileID:line:apply:)``.
+///
+/// `fileID` and `line` (the call's own, by default) name it in the observer's diagnostics.
 public func withContinuousObservation(
   options: ObservationTracking.Options, scheduler: consuming (any ObservationScheduler)? = nil,
+  fileID: StaticString = #fileID, line: UInt = #line,
   apply: @escaping @Sendable (ObservationTracking.Event) -> Void
 ) -> ObservationTracking.Token {
   let observer = ContinuousObserver(
     triggers: options, scheduler: scheduler, label: "withContinuousObservation",
-    body: .events(apply))
+    site: ObserverSite(fileID: fileID, line: line), body: .events(apply))
   return startObservation(observer)
 }
 
-/// ``withContinuousObservation(options:scheduler:apply:)`` for main-actor code: `apply` is
+/// ``withContinuousObservation(options:scheduler:fileID:line:apply:)`` for main-actor code: `apply` is
 /// isolated to the main actor. Spell it `{ @MainActor event in … }` (an unannotated closure
 /// picks the nonisolated form). Events delivered for changes committed on the main thread
 /// arrive there synchronously (a `.willSet` before the store); a change committed on any
 /// other thread reaches `apply` later on the main actor, as one coalesced event, as with
 /// `scheduler: .mainActor`.
+///
+/// `fileID` and `line` (the call's own, by default) name it in the observer's diagnostics.
 @MainActor
 public func withContinuousObservation(
-  options: ObservationTracking.Options,
+  options: ObservationTracking.Options, fileID: StaticString = #fileID, line: UInt = #line,
   apply: @escaping @MainActor @Sendable (ObservationTracking.Event) -> Void
 ) -> ObservationTracking.Token {
   // As in `observe(_:)`: only called on the main actor or the main thread.
   let body = unsafeBitCast(apply, to: (@Sendable (ObservationTracking.Event) -> Void).self)
   let observer = ContinuousObserver(
     triggers: options, scheduler: MainActorScheduler(),
-    label: "withContinuousObservation { @MainActor in … }", runsOnMainActor: true,
-    body: .events(body))
+    label: "withContinuousObservation { @MainActor in … }",
+    site: ObserverSite(fileID: fileID, line: line), runsOnMainActor: true, body: .events(body))
   return startObservation(observer)
 }
 
-/// ``observe(scheduler:_:)`` that also runs again when an object the last run read is
+/// ``observe(scheduler:fileID:line:_:)`` that also runs again when an object the last run read is
 /// deallocated: the observer of an ``ObservedValues`` iteration, whose closure can then end the
 /// sequence instead of waiting for a change that can no longer come.
 func observeIncludingDeallocations(

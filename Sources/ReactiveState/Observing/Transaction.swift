@@ -10,8 +10,8 @@ import Synchronization
 /// scheduler (`.mainActor`, a ``ManualScheduler``, an ``ObservedValues`` iteration) is handed
 /// to its scheduler then, and runs wherever and whenever that scheduler runs it.
 ///
-/// Only delivery to continuous observers (``observe(scheduler:_:)``,
-/// ``withContinuousObservation(options:scheduler:apply:)``) is deferred. One-shot
+/// Only delivery to continuous observers (``observe(scheduler:fileID:line:_:)``,
+/// ``withContinuousObservation(options:scheduler:fileID:line:apply:)``) is deferred. One-shot
 /// `withObservationTracking` observers keep their contract and fire inside the first
 /// mutation's `willSet`. Mutations made on other threads are not part of this transaction,
 /// but an observer already waiting in its queue takes them in: it runs once, when this

@@ -22,7 +22,8 @@ import Testing
     let model = LoopingCounter()
     let (token, reported) = observeCapturingDiagnostics { model.count += 1 }
     let message = try #require(reported.last { $0.contains("LoopingCounter") })
-    #expect(message.contains("observe { … } invalidated itself"))
+    #expect(message.contains("observe { … } at ReactiveStateTests/"), "names where it started")
+    #expect(message.contains("invalidated itself"))
     #expect(message.contains("\\LoopingCounter."), "names the key path")
     #expect(message.contains("To fix:"))
     #expect(message.contains("withoutObservationTracking"))
@@ -52,16 +53,22 @@ import Testing
 
   /// Two observers that keep changing each other: the first one's write runs the second
   /// inline, whose write changes what the first reads. The loop stops with a diagnostic that
-  /// does not claim the observer wrote what it reads itself.
-  @Test func aCycleThroughTwoObserversStopsAndSaysTheChangeMayComeThroughThem() throws {
+  /// names the observer by where it was started (both are `observe { … }`) and does not claim
+  /// it wrote what it reads itself.
+  @Test func aCycleThroughTwoObserversStopsWithADiagnosticNamingWhereItStarted() throws {
     let (a, b) = (LoopingCounter(), LoopingCounter())
-    var second: ObservationToken?
-    let (first, reported) = observeCapturingDiagnostics { b.count = a.count + 1 }
-    let more = ObservationDiagnostics.capture { second = observe { a.count = b.count + 1 } }
-    let message = try #require((reported + more.map(\.message)).last { $0.contains("invalidated") })
-    #expect(message.contains("directly, or through the observers its writes ran"), "\(message)")
+    var tokens: [ObservationToken] = []
+    let line = #line + 2
+    let reported = ObservationDiagnostics.capture {
+      tokens.append(observe { b.count = a.count + 1 })
+      tokens.append(observe { a.count = b.count + 1 })
+    }
+    let message = try #require(reported.last { $0.message.contains("invalidated") }?.message)
+    let sites = [line, line + 1].map { "observe { … } at \(#fileID):\($0) invalidated itself" }
+    #expect(sites.contains { message.hasPrefix($0) }, "\(message)")
+    #expect(message.contains("directly, or through the observers its writes ran"))
     #expect(message.contains("\\LoopingCounter."))
-    withExtendedLifetime((first, second)) {}
+    withExtendedLifetime(tokens) {}
   }
 
   /// The loop goes through a derived value: the diagnostic still names the property that

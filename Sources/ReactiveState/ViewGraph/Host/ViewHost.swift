@@ -34,7 +34,7 @@
 /// - A reused child is re-evaluated only if it is dirty or its new value is not known to be
 ///   equal (memberwise, closures never equal); built-in containers are always re-expanded,
 ///   and leaf views (`Text`, `TextField`, `Toggle`) are skipped when their new value is equal.
-/// - Tracking: each node owns one continuous observer (``withContinuousObservation(options:scheduler:apply:)``'s
+/// - Tracking: each node owns one continuous observer (``withContinuousObservation(options:scheduler:fileID:line:apply:)``'s
 ///   engine, `.willSet` and `.didSet` events) whose scheduler parks re-runs: a change marks the node dirty
 ///   and the host runs the queued run when it evaluates the node in its pass. Dependencies are
 ///   re-collected with reused edges on every run, so a child re-evaluated by its parent leaves
