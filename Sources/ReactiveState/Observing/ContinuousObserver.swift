@@ -46,9 +46,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   let runsOnMainActor: Bool
   /// Whether runs may park the observer in a property's slot (see the type's doc).
   let parksInSlots: Bool
-  /// A plain body, `didSet` triggers, no scheduler or a main-actor body: `receive` starts
-  /// such a run itself (a main-actor one on the main thread only).
+  /// A plain body, `didSet` triggers, no scheduler: `receive` starts such a run itself.
   let startsDidSetRunsAtReceive: Bool
+  /// The same for a main-actor body, when the change comes on the main thread.
+  let startsMainThreadDidSetRunsAtReceive: Bool
 
   /// The phase, plus a "dirty while running" bit, in one atomic word. The graph lock guards
   /// every transition but one: the clean end of a run (running → idle), which the running
@@ -208,11 +209,12 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     self.site = site
     if case .plain = body {
       parksInSlots = triggers == .didSet && !hasScheduler
-      startsDidSetRunsAtReceive =
-        triggers.contains(.didSet) && (!hasScheduler || self.runsOnMainActor)
+      startsDidSetRunsAtReceive = triggers.contains(.didSet) && !hasScheduler
+      startsMainThreadDidSetRunsAtReceive = triggers.contains(.didSet) && self.runsOnMainActor
     } else {
       parksInSlots = false
       startsDidSetRunsAtReceive = false
+      startsMainThreadDidSetRunsAtReceive = false
     }
     self.scheduler = scheduler
     var interest: MutationInterest = []
@@ -452,17 +454,42 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
 
   override func receive(_ event: SourceEvent, from link: LinkPointer) -> Bool {
     // The common case without `enqueue`'s frame: a `didSet` reaching an idle plain observer
-    // with no scheduler (or a main-actor one, on the main thread), outside any transaction —
-    // its run starts now (as `enqueue` would).
+    // with no scheduler, outside any transaction — its run starts now (as `enqueue` would).
     if event == .didSet && startsDidSetRunsAtReceive && phase == .idle
-      && (!runsOnMainActor || rs_is_main_thread() != 0)
       && ObservationTransaction.current == nil
     {
-      startRunAtReceive(
-        kind: .didSet,
-        certain: !link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived })
+      startRunAtReceive(kind: .didSet, certain: Self.isCertain(link))
       return true
     }
+    // Out of line, so the plain observers' path above keeps its lean frame.
+    if startsMainThreadDidSetRunsAtReceive { return receiveOnMainActor(event, from: link) }
+    return enqueueReceived(event, from: link)
+  }
+
+  /// ``receive(_:from:)`` for a plain main-actor body: a `didSet` on the main thread reaching
+  /// it idle, outside any transaction, starts its run now, as for an observer without a
+  /// scheduler.
+  @inline(never)
+  private func receiveOnMainActor(_ event: SourceEvent, from link: LinkPointer) -> Bool {
+    if event == .didSet && rs_is_main_thread() != 0 && phase == .idle
+      && ObservationTransaction.current == nil
+    {
+      startRunAtReceive(kind: .didSet, certain: Self.isCertain(link))
+      return true
+    }
+    return enqueueReceived(event, from: link)
+  }
+
+  /// Whether a change through `link` certainly changed what the observer read: a property's
+  /// did; a derived value's may recompute to an equal value.
+  @inline(__always)
+  private static func isCertain(_ link: LinkPointer) -> Bool {
+    !link.pointee.sourceNode._withUnsafeGuaranteedRef { $0.isDerived }
+  }
+
+  /// The rest of ``receive(_:from:)``: a change this observer's triggers ask for is queued.
+  @inline(__always)
+  private func enqueueReceived(_ event: SourceEvent, from link: LinkPointer) -> Bool {
     let kind: ObservationTracking.Event.Kind
     switch event {
     case .willSet:
