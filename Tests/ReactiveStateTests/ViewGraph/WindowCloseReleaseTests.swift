@@ -67,12 +67,15 @@ import Testing
     var body: some Scene { WindowGroup { DraftEditor() } }
   }
 
-  @Test func closingAHostReleasesItsStateModelAndKeepsWhatItShowed() throws {
+  /// In `.manual` mode the tap leaves the editor waiting in the dirty queue when the host closes.
+  @Test(arguments: [ViewHost.UpdateMode.automatic, .manual])
+  func closingAHostReleasesItsStateModelAndKeepsWhatItShowed(mode: ViewHost.UpdateMode) throws {
     Draft.alive = 0
-    let host = ViewHost(DraftEditor())
+    let host = ViewHost(DraftEditor(), mode: mode)
     try host.tap("Add word")
+    #expect(host.hasPendingUpdates == (mode == .manual))
     let shown = (texts: host.texts, rendering: host.render())
-    #expect(shown.texts == ["words 1", "Add word"])
+    #expect(shown.texts == [mode == .manual ? "words 0" : "words 1", "Add word"])
     #expect(Draft.alive == 1)
 
     host.close()

@@ -418,6 +418,13 @@ public final class ViewHost {
     forEachNode(under: node) { dirty.remove($0) }
   }
 
+  /// Lets go of the tree ``close()`` ended, and of the dirty queue's entries, which would keep
+  /// removed nodes (the queue deletes lazily, at the next pass, and a closed host has none).
+  func releaseTree() {
+    dirty.removeAll()
+    root = nil
+  }
+
   // MARK: - Traversal
 
   func allNodes() -> [ViewNode] {

@@ -39,7 +39,7 @@ extension ViewHost {
     runEffects()
     isClosed = true
     endedTree = EndedTreeSnapshot(texts: texts, rendering: render())
-    root = nil
+    releaseTree()
   }
 
   func startTask(priority: TaskPriority, _ action: @escaping @MainActor () async -> Void) -> Int {
