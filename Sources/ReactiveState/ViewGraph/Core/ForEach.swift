@@ -4,6 +4,9 @@
 ///
 /// The row closure runs inside this `ForEach`'s own tracking scope: what it reads re-expands
 /// the `ForEach` (not the enclosing view).
+///
+/// `ForEach($items) { $item in … }` hands each row a binding to its element: a binding to a
+/// mutable collection is a collection of element bindings, each identified by its element's id.
 public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View,
   PrimitiveView
 {
