@@ -17,7 +17,8 @@ import Synchronization
 /// - Glitch-free: in a diamond, a reader never sees a mix of old and new inputs, and each
 ///   derived value recomputes at most once per change.
 /// - Equality cut-off: when a recomputation yields a value equal to the cached one (`==`
-///   for Equatable values, or a custom `isEqual`), nothing downstream re-runs. One-shot
+///   for Equatable values, or a custom `isEqual`), the cached value is kept (the new one is
+///   dropped, as MobX's computed values and Solid's memos do) and nothing downstream re-runs. One-shot
 ///   registrations are the exception (`withObservationTracking`, with or without options:
 ///   their events mean "an input is about to change" / "an input changed"), and so are
 ///   `.willSet` events of continuous observers delivered at the write: they hear every
@@ -188,7 +189,9 @@ public final class Computed<Value>: @unchecked Sendable {
 
   /// Runs the derivation and stores its outcome (compute-lock holder); returns whether it
   /// differs from the previous one under `isEqual` (always true for a first value and for
-  /// errors) and whether the outcome is readable without the lock.
+  /// errors) and whether the outcome is readable without the lock. A value equal to the cached
+  /// one is dropped: the cached value stays what every reader saw, so a custom `isEqual` that
+  /// calls close values equal cannot let it drift away from them in small steps.
   @inlinable @inline(__always)
   func evaluate(isEqual: (Value, Value) -> Bool) -> EvaluationOutcome {
     let new: Value
@@ -198,16 +201,16 @@ public final class Computed<Value>: @unchecked Sendable {
       cachedError = error
       return EvaluationOutcome(changed: true, lockFreeReadable: false)
     }
-    let changed: Bool
     if cachedError == nil, let old = cachedValue {
-      changed = !isEqual(old, new)
+      if isEqual(old, new) {
+        return EvaluationOutcome(changed: false, lockFreeReadable: Self.isLockFreeReadable)
+      }
     } else {
       cachedError = nil
-      changed = true
     }
     cachedValue = new
     if Self.isLockFreeReadable { storeLockFreeCopy(new) }
-    return EvaluationOutcome(changed: changed, lockFreeReadable: Self.isLockFreeReadable)
+    return EvaluationOutcome(changed: true, lockFreeReadable: Self.isLockFreeReadable)
   }
 
   /// Whether `Value` fits the lock-free word (trivially copyable, at most eight bytes).

@@ -54,4 +54,19 @@ import Testing
     let ofObject = Computed(of: object, isEqual: sameTens) { Bucket(tens: $0.a / 10) }
     #expect(Self.observerRuns(of: ofObject, writing: object) == 2)
   }
+
+  /// A recomputation the rule calls equal is dropped, so the value readers saw stays cached:
+  /// a rule that calls close values equal cannot let the cache drift away from what an
+  /// observer saw in steps each too small to report (it drifted to 50 while the observer
+  /// kept 0; a later reader then saw 50).
+  @Test func aValueTheRuleCallsEqualIsDroppedSoTheCacheStaysWhatReadersSaw() {
+    let model = HandModel()
+    let coarse = Computed("coarse", isEqual: { abs($0 - $1) < 10 }) { model.a }
+    let seen = Box<[Int]>([])
+    let token = observe { seen.value.append(coarse.value) }
+    for value in stride(from: 5, through: 45, by: 5) { model.a = value }
+    #expect(seen.value == [0, 10, 20, 30, 40], "each 10 or more away from the last value seen")
+    #expect(coarse.value == 40, "45 is within 10 of the cached 40: dropped")
+    token.cancel()
+  }
 }
