@@ -69,9 +69,14 @@ protocol EventCanceller: AnyObject, Sendable {
   func cancelObservation()
 }
 
-/// Keeps an observation alive. Deallocating the token, or calling ``cancel()``, ends it:
-/// no callback starts after `cancel()` returns (one already running on another thread may
-/// finish), and every registration is removed.
+/// Keeps an observation alive. Deallocating the token, or calling ``cancel()``, ends it, and
+/// every registration is removed. No change committed after `cancel()` returns runs the
+/// callback, nor does a change the cancelling thread is delivering. `cancel()` does not wait
+/// for other threads (a wait could deadlock a callback that needs a lock the canceller
+/// holds): a callback already running on another thread may finish, and one whose run
+/// another thread had begun to deliver when `cancel()` was called may still start once,
+/// right after it returns. Cancel on the thread that runs the callback (the main actor, for a
+/// main-actor observer) to rule that out.
 ///
 /// Cancelling also lets go of the observation: its body, and what the body captured, are
 /// released as soon as no run of it is left (at once, unless one is running on another
