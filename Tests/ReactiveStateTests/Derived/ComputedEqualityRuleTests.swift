@@ -61,7 +61,8 @@ import Testing
   /// kept 0; a later reader then saw 50).
   @Test func aValueTheRuleCallsEqualIsDroppedSoTheCacheStaysWhatReadersSaw() {
     let model = HandModel()
-    let coarse = Computed("coarse", isEqual: { abs($0 - $1) < 10 }) { model.a }
+    let withinTen: (Int, Int) -> Bool = { abs($0 - $1) < 10 }
+    let coarse = Computed("coarse", isEqual: withinTen) { model.a }
     let seen = Box<[Int]>([])
     let token = observe { seen.value.append(coarse.value) }
     for value in stride(from: 5, through: 45, by: 5) { model.a = value }
