@@ -13,6 +13,10 @@
 ///    end, and a model must leave its loading state (``LoadPhase/finish(_:)`` treats it as a
 ///    cancellation, not a failure).
 ///
+/// Its tasks are not a view's: ``ViewHost/settle()`` and ``ViewHost/runningTaskCount`` see
+/// only `.task` modifiers' tasks. A test awaits a run with ``wait()`` (from a `.task`, or
+/// directly) before settling.
+///
 /// Store it in a model as an untracked property (no registrar access), so starting and
 /// cancelling tasks invalidates no view. Releasing the runner (its model went with the view
 /// identity that owned it) cancels the running task: nothing could commit its result any more.

@@ -76,7 +76,8 @@ public final class ViewHost {
   @exclusivity(unchecked) public private(set) var updateLog: [UpdateRecord] = []
   /// Type names of evaluated bodies, in evaluation order.
   @exclusivity(unchecked) public private(set) var bodyLog: [String] = []
-  /// Total number of body evaluations so far.
+  /// Total number of body evaluations so far: user views' bodies only (the re-expansions of
+  /// built-in views, a `TextField` re-reading its binding, appear in ``updateLog`` alone).
   @exclusivity(unchecked) public private(set) var totalBodyEvaluations = 0
   /// Number of update passes run so far (mounting counts as one).
   public private(set) var passCount = 0

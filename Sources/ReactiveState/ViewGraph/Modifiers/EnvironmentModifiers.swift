@@ -54,7 +54,11 @@ public struct EnvironmentWriterView<Content: View>: View, PrimitiveView {
 }
 
 extension View {
-  /// Sets the environment value at `keyPath` to `value` for this view's subtree.
+  /// Sets the environment value at `keyPath` to `value` for this view's subtree. Each
+  /// evaluation of the writer compares the new value with the last one (see
+  /// ``EnvironmentWriterView``): the same object, or an `==` value, changes nothing; a value
+  /// of a type without equality is a change every time, which re-evaluates the views that
+  /// read it (SwiftUI compares such values bit by bit).
   public func environment<Value>(
     _ keyPath: WritableKeyPath<EnvironmentValues, Value>, _ value: Value
   ) -> EnvironmentWriterView<Self> {
