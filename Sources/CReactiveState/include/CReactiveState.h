@@ -70,6 +70,11 @@ typedef struct rs_thread_state {
   /// outside any other such read, numbers one, so each unlinked value it reaches is checked
   /// once however many paths lead to it (see `DerivedNode.validatedInPass`).
   uint64_t validation_pass;
+  /// `@Published` writes in progress on this thread (their `objectWillChange` sent, their value
+  /// not yet stored), and the actions waiting for the outermost to store (a retained Swift
+  /// object, or NULL; see `PublishedWriteScope`).
+  uint64_t published_write_depth;
+  void *_Nullable after_published_write;
 } rs_thread_state;
 
 /// A small mutex: one 32-bit word (0 free, 1 held, 2 held with sleepers). Uncontended

@@ -69,8 +69,10 @@ public struct Published<Value> {
     // whole mutation, so any read of the property from inside it would trap.
     @inline(__always) set {
       let box = host[keyPath: storage].box
+      PublishedWriteScope.begin()
       box.willSet(newValue, in: host)
       box.value = newValue
+      PublishedWriteScope.end()
     }
   }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ReactiveStateMacrosFree
 import Testing
 
@@ -285,6 +286,28 @@ import Testing
     #expect(host.texts == ["count 7"])
     #expect(host.issues.map(\.kind) == [.publishedFromBackgroundThread])
     #expect(host.issues.first?.message.contains("LegacyCounterModel") == true)
+  }
+
+  /// The view's update hops to the main actor from the background write's `objectWillChange`,
+  /// which comes before the store: the hop waits for the store, or the view could show the old
+  /// value with nothing left to update it. A later subscriber holds the write between the two
+  /// while the main actor is free (the view showed "count 0" for good).
+  @Test func aBackgroundPublishUpdatesTheViewWithTheStoredValue() async {
+    let model = Box(LegacyCounterModel())
+    let host = ViewHost(CountLabel(model: model.value))
+    let stall = model.value.objectWillChange.sink {
+      if !Thread.isMainThread { Thread.sleep(forTimeInterval: 0.05) }
+    }
+    let written = LockedBox(false)
+    DispatchQueue.global().async {
+      model.value.count = 7
+      written.value = true
+    }
+    while !written.value { await Task.yield() }
+    await host.settle()
+    #expect(host.texts == ["count 7"])
+    #expect(host.issues.map(\.kind) == [.publishedFromBackgroundThread])
+    withExtendedLifetime(stall) {}
   }
 
   // MARK: S24

@@ -32,8 +32,13 @@ final class LegacySubscription: KillableCell {
           LegacySubscription.objectWillChange(reference, typeName, fromBackground: false)
         }
       } else {
-        Task { @MainActor in
-          LegacySubscription.objectWillChange(reference, typeName, fromBackground: true)
+        // Sent before the store: the hop starts once a `@Published` write has stored its
+        // value, or the main actor could re-evaluate the view first and show the old value
+        // with nothing left to update it.
+        PublishedWriteScope.afterCurrentWrite {
+          Task { @MainActor in
+            LegacySubscription.objectWillChange(reference, typeName, fromBackground: true)
+          }
         }
       }
     }
