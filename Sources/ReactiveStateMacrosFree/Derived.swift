@@ -16,7 +16,8 @@ import Synchronization
 ///   only when something it read changed and the property is read again.
 /// - **Observed like a stored property**, with equality cut-off: reading it in a tracking
 ///   scope is a dependency, and a recomputation whose result is `==` the cached one (for
-///   `Equatable` values; or under `isEqual`) changes nothing downstream. Other values count
+///   `Equatable` values; or under `isEqual`) changes nothing downstream and is dropped: reads
+///   keep returning the cached value until a result differs from it. Other values count
 ///   every recomputation as a change.
 /// - **Read-only**; the derivation receives the instance and must not write to it.
 /// - **In the class's `deinit`**, a value that needs recomputing is computed on the spot and
