@@ -304,6 +304,8 @@ import Testing
       written.value = true
     }
     while !written.value { await Task.yield() }
+    // The hop is a main-actor task of its own, which `settle()` does not wait for.
+    for _ in 0..<1_000 where host.issues.isEmpty { await Task.yield() }
     await host.settle()
     #expect(host.texts == ["count 7"])
     #expect(host.issues.map(\.kind) == [.publishedFromBackgroundThread])
