@@ -5,17 +5,11 @@
 extension Binding: @MainActor Sequence where Value: MutableCollection & RandomAccessCollection {
   /// A binding to one element of the source.
   public typealias Element = Binding<Value.Element>
-  /// Iterates the bindings to the elements, in order.
-  public typealias Iterator = IndexingIterator<Binding<Value>>
 }
 
 extension Binding: @MainActor Collection where Value: MutableCollection & RandomAccessCollection {
   /// The source collection's index.
   public typealias Index = Value.Index
-  /// The source collection's indices.
-  public typealias Indices = DefaultIndices<Binding<Value>>
-  /// A slice of the bindings.
-  public typealias SubSequence = Slice<Binding<Value>>
 
   /// The source collection's `startIndex` (reading it reads the source).
   public var startIndex: Value.Index { wrappedValue.startIndex }

@@ -34,8 +34,8 @@
 /// - A reused child is re-evaluated only if it is dirty or its new value is not known to be
 ///   equal (memberwise, closures never equal); built-in containers are always re-expanded,
 ///   and leaf views (`Text`, `TextField`, `Toggle`) are skipped when their new value is equal.
-/// - Tracking: each node owns one continuous observer (``withContinuousObservation(options:scheduler:fileID:line:apply:)``'s
-///   engine, `.willSet` and `.didSet` events) whose scheduler parks re-runs: a change marks the node dirty
+/// - Tracking: each node owns one continuous observer
+///   (``withContinuousObservation(options:scheduler:fileID:line:apply:)``'s engine, `.willSet` and `.didSet` events) whose scheduler parks re-runs: a change marks the node dirty
 ///   and the host runs the queued run when it evaluates the node in its pass. Dependencies are
 ///   re-collected with reused edges on every run, so a child re-evaluated by its parent leaves
 ///   no stale registration behind; the observer is cancelled when the identity ends. A body
@@ -84,7 +84,7 @@ public final class ViewHost {
 
   /// The mounted tree; nil once ``close()`` released it.
   var root: ViewNode!
-  /// What the tree showed when ``close()`` released it.
+  /// What the tree showed when ``close()`` released it; set once, by ``close()``.
   var endedTree: EndedTreeSnapshot?
   @exclusivity(unchecked) private(set) var dirty = DirtyQueue()
   /// Nodes evaluated since the last ``beginPass()`` carry this stamp.
@@ -100,8 +100,8 @@ public final class ViewHost {
   /// Tasks started by `.task` modifiers that have not finished, by serial.
   var tasks: [Int: Task<Void, Never>] = [:]
   var nextTaskSerial = 0
-  /// Set once ``close()`` ended every identity; the host no longer updates.
-  public internal(set) var isClosed = false
+  /// True once ``close()`` ended every identity; the host no longer updates.
+  public var isClosed: Bool { endedTree != nil }
 
   /// Mounts `root` and evaluates the whole tree once.
   public init<Root: View>(_ root: Root, mode: UpdateMode = .automatic) {

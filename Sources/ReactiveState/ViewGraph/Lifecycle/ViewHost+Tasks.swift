@@ -37,7 +37,6 @@ extension ViewHost {
     runEffects()
     remove(root)
     runEffects()
-    isClosed = true
     endedTree = EndedTreeSnapshot(texts: texts, rendering: render())
     releaseTree()
   }
