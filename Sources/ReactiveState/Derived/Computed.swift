@@ -18,8 +18,8 @@ import Synchronization
 ///   derived value recomputes at most once per change.
 /// - Equality cut-off: when a recomputation yields a value equal to the cached one (`==`
 ///   for Equatable values, or a custom `isEqual`), the cached value is kept (the new one is
-///   dropped, as MobX's computed values and Solid's memos do) and nothing downstream re-runs. One-shot
-///   registrations are the exception (`withObservationTracking`, with or without options:
+///   dropped, as MobX's computed values and Solid's memos do) and nothing downstream
+///   re-runs. One-shot registrations are the exception (`withObservationTracking`, with or without options:
 ///   their events mean "an input is about to change" / "an input changed"), and so are
 ///   `.willSet` events of continuous observers delivered at the write: they hear every
 ///   change of an input, before anything is recomputed. A one-shot re-armed from its

@@ -2,8 +2,8 @@ import CReactiveState
 import Synchronization
 
 /// The node behind ``observe(scheduler:fileID:line:_:)`` and
-/// ``withContinuousObservation(options:scheduler:fileID:line:apply:)``: runs its body now and again after
-/// every change to anything the previous run read.
+/// ``withContinuousObservation(options:scheduler:fileID:line:apply:)``: runs its body now and
+/// again after every change to anything the previous run read.
 ///
 /// Dependencies are re-collected on every run with a cursor over the previous run's links:
 /// a read that matches the next old link costs a compare and a store (no lock, no

@@ -41,8 +41,9 @@ public func observe(
   return startObservation(observer)
 }
 
-/// ``observe(scheduler:fileID:line:_:)`` for main-actor code: `apply` is isolated to the main actor, so it
-/// reads and updates `@MainActor` models and UI state directly. Spell the closure's isolation —
+/// ``observe(scheduler:fileID:line:_:)`` for main-actor code: `apply` is isolated to the main
+/// actor, so it reads and updates `@MainActor` models and UI state directly. Spell the
+/// closure's isolation —
 /// `observe { @MainActor in label.text = model.title }` — since a closure without it is
 /// nonisolated and picks the other form.
 ///
@@ -95,8 +96,8 @@ public func withContinuousObservation(
   return startObservation(observer)
 }
 
-/// ``withContinuousObservation(options:scheduler:fileID:line:apply:)`` for main-actor code: `apply` is
-/// isolated to the main actor. Spell it `{ @MainActor event in … }` (an unannotated closure
+/// ``withContinuousObservation(options:scheduler:fileID:line:apply:)`` for main-actor code:
+/// `apply` is isolated to the main actor. Spell it `{ @MainActor event in … }` (an unannotated closure
 /// picks the nonisolated form). Events delivered for changes committed on the main thread
 /// arrive there synchronously (a `.willSet` before the store); a change committed on any
 /// other thread reaches `apply` later on the main actor, as one coalesced event, as with

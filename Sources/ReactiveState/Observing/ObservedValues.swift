@@ -20,8 +20,8 @@
 ///   can no longer come until its task is cancelled.
 /// - An evaluation is a scheduled run: a write that `emit` itself makes to what another
 ///   iteration or scheduled observer reads extends a chain of scheduled runs, and iterations
-///   whose evaluations keep changing each other are stopped as ``observe(scheduler:fileID:line:_:)``
-///   describes (past 100 runs in a row the change is dropped with a diagnostic; the consumer
+///   whose evaluations keep changing each other are stopped as
+///   ``observe(scheduler:fileID:line:_:)`` describes (past 100 runs in a row the change is dropped with a diagnostic; the consumer
 ///   then waits for a change from elsewhere). What the consumer writes after `next()` returned
 ///   starts no chain: a loop that writes what it observes runs for as long as it likes.
 ///

@@ -10,7 +10,8 @@ struct ObserverSite {
 }
 
 extension ContinuousObserver {
-  /// The observer's label, followed by its site when known: `observe { … } at Module/File.swift:12`.
+  /// The observer's label, followed by its site when known:
+  /// `observe { … } at Module/File.swift:12`.
   var name: String {
     site.line == 0 ? label : "\(label) at \(site.fileID):\(site.line)"
   }

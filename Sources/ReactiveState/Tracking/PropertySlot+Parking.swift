@@ -8,8 +8,8 @@ import Synchronization
 ///   property's `willSet`, then gone — the "track one property, re-arm in `onChange`" loop.
 ///   Arming it is one compare-exchange and taking it another, with no graph lock, no link and
 ///   no delivery queue;
-/// - a continuous observer (``observe(scheduler:fileID:line:_:)`` whose run read one property): run by
-///   the write it waits for, which takes no lock and no compare-exchange (see
+/// - a continuous observer (``observe(scheduler:fileID:line:_:)`` whose run read one
+///   property): run by the write it waits for, which takes no lock and no compare-exchange (see
 ///   `PropertySlot+ParkedContinuous.swift`).
 ///
 /// The word holds the observer's address (retained: the registration's retain) in its low
