@@ -96,4 +96,33 @@ import Testing
     #expect(Draft.alive == 1, "the app keeps the closed window's issues, not its views")
     #expect(app.windows.map { $0.host.texts } == [["words 0", "Add word"]])
   }
+
+  /// A view whose `onDisappear` closes the host it is in (as "closing the last document
+  /// closes the window" code does), counting its calls.
+  struct ClosesItsHostOnDisappear: View {
+    let host: () -> ViewHost?
+    let disappeared: Box<Int>
+    var body: some View {
+      Text("document").onDisappear {
+        disappeared.value += 1
+        // A bound, so the code before the fix (a nested close() re-ran the removal, whose
+        // onDisappear closed again) fails instead of overflowing the stack.
+        if disappeared.value < 5 { host()?.close() }
+      }
+    }
+  }
+
+  /// Found by the session-41 re-entrancy review: `close()` guarded on `isClosed`, which it sets
+  /// last, so a `close()` from the `onDisappear` it ran removed the tree again, without end.
+  @Test func aCloseFromTheOnDisappearItRunsReturnsAtOnce() {
+    let disappeared = Box(0)
+    weak var weakHost: ViewHost?
+    let host = ViewHost(ClosesItsHostOnDisappear(host: { weakHost }, disappeared: disappeared))
+    weakHost = host
+    host.close()
+    #expect(host.isClosed)
+    #expect(disappeared.value == 1, "onDisappear runs once per identity")
+    #expect(host.texts == ["document"])
+    #expect(host.issues.isEmpty)
+  }
 }

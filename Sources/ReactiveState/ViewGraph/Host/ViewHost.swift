@@ -86,6 +86,8 @@ public final class ViewHost {
   var root: ViewNode!
   /// What the tree showed when ``close()`` released it; set once, by ``close()``.
   var endedTree: EndedTreeSnapshot?
+  /// Set as ``close()`` starts: a `close()` from an effect it runs (an `onDisappear`) returns.
+  var isClosing = false
   @exclusivity(unchecked) private(set) var dirty = DirtyQueue()
   /// Nodes evaluated since the last ``beginPass()`` carry this stamp.
   @exclusivity(unchecked) private var passStamp = 1

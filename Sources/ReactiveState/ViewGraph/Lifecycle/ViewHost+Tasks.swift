@@ -25,7 +25,8 @@ extension ViewHost {
   /// Effects still pending from an earlier pass (in `.manual` mode, before its `flush()`) run
   /// first, so a view's `onAppear` always precedes its `onDisappear`. Changes not yet
   /// flushed are dropped. Writes through captured bindings are ignored afterwards (and
-  /// recorded in ``issues``). Idempotent.
+  /// recorded in ``issues``). Idempotent, also from an effect the closing runs: a `close()`
+  /// made by an `onDisappear` (or a sheet's `onDismiss`) while the host closes returns at once.
   ///
   /// The tree is released, though the host itself may still be referenced: every view value,
   /// the storage its identities owned, and what their closures captured (a `@State` model, a
@@ -33,7 +34,8 @@ extension ViewHost {
   /// what the tree last showed: ``texts`` and ``render()`` return it; there are no live
   /// views any more, so ``nodeCount`` is 0 and no control is found.
   public func close() {
-    guard !isClosed else { return }
+    guard !isClosing else { return }
+    isClosing = true
     runEffects()
     remove(root)
     runEffects()
