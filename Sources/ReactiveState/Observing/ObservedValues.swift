@@ -26,8 +26,11 @@
 ///   starts no chain: a loop that writes what it observes runs for as long as it likes.
 ///
 /// `emit` runs on the iterating task, in its isolation (a main-actor consumer evaluates on the
-/// main actor, with no executor hop per element), never on the mutating thread. Dependencies
-/// are re-collected on every evaluation and edges are reused between evaluations.
+/// main actor, with no executor hop per element), never on the mutating thread. For main-actor
+/// state, ``onMainActor(_:)`` and ``onMainActorUntilFinished(_:)`` take a main-actor closure and
+/// always evaluate it on the main actor: a consumer elsewhere waits for each element there, one
+/// hop per `next()`. Dependencies are re-collected on every evaluation and edges are reused
+/// between evaluations.
 public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
   /// What an ``untilFinished(_:)`` closure produces.
   public enum Iteration: Sendable {
@@ -39,34 +42,67 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
 
   @usableFromInline let emit: @Sendable () throws(Failure) -> Iteration
   @usableFromInline let isDuplicate: (@Sendable (Element, Element) -> Bool)?
+  /// `emit` was isolated to the main actor: it is called on the main actor only.
+  @usableFromInline let evaluatesOnMainActor: Bool
 
-  /// Observes `emit`'s value.
+  /// Observes `emit`'s value, evaluated in the isolation of the task that calls `next()`.
   public init(_ emit: @escaping @Sendable () throws(Failure) -> Element) {
     self.emit = { () throws(Failure) -> Iteration in .next(try emit()) }
     self.isDuplicate = nil
+    self.evaluatesOnMainActor = false
   }
 
   @usableFromInline
   init(
     iteration: @escaping @Sendable () throws(Failure) -> Iteration,
-    isDuplicate: (@Sendable (Element, Element) -> Bool)?
+    isDuplicate: (@Sendable (Element, Element) -> Bool)?, evaluatesOnMainActor: Bool
   ) {
     self.emit = iteration
     self.isDuplicate = isDuplicate
+    self.evaluatesOnMainActor = evaluatesOnMainActor
   }
 
-  /// Observes `emit` until it returns `.finish`.
+  /// Observes `emit` until it returns `.finish`, evaluated in the isolation of the task that
+  /// calls `next()`.
   public static func untilFinished(
     _ emit: @escaping @Sendable () throws(Failure) -> Iteration
   ) -> ObservedValues {
-    ObservedValues(iteration: emit, isDuplicate: nil)
+    ObservedValues(iteration: emit, isDuplicate: nil, evaluatesOnMainActor: false)
+  }
+
+  /// Observes `emit`'s value, evaluated on the main actor whatever task calls `next()`:
+  /// `emit` may read and write main-actor state.
+  public static func onMainActor(
+    _ emit: @escaping @MainActor @Sendable () throws(Failure) -> Element
+  ) -> ObservedValues {
+    let evaluate = droppingMainActorIsolation(emit)
+    return ObservedValues(
+      iteration: { () throws(Failure) -> Iteration in .next(try evaluate()) }, isDuplicate: nil,
+      evaluatesOnMainActor: true)
+  }
+
+  /// Observes `emit` until it returns `.finish`, evaluated on the main actor whatever task
+  /// calls `next()`.
+  public static func onMainActorUntilFinished(
+    _ emit: @escaping @MainActor @Sendable () throws(Failure) -> Iteration
+  ) -> ObservedValues {
+    ObservedValues(
+      iteration: droppingMainActorIsolation(emit), isDuplicate: nil, evaluatesOnMainActor: true)
+  }
+
+  /// `emit` without its static isolation. Sound because an iterator calls it only on the main
+  /// actor: ``Iterator`` runs a main-actor sequence's whole `next()` there.
+  private static func droppingMainActorIsolation<Value>(
+    _ emit: @escaping @MainActor @Sendable () throws(Failure) -> Value
+  ) -> @Sendable () throws(Failure) -> Value {
+    unsafeBitCast(emit, to: (@Sendable () throws(Failure) -> Value).self)
   }
 
   /// Creates an independent iterator.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     Iterator(
-      iteration: ObservedValuesIteration(),
+      iteration: ObservedValuesIteration(evaluatesOnMainActor: evaluatesOnMainActor),
       buffer: ObservedValuesBuffer(emit: emit, isDuplicate: isDuplicate))
   }
 
@@ -85,7 +121,10 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
     /// nil when the sequence finished or the task was cancelled.
     @inlinable
     public nonisolated(nonsending) mutating func next() async throws(Failure) -> Element? {
-      try await Self.advance(iteration, buffer)
+      if iteration.evaluatesOnMainActor {
+        return try await Self.advanceOnMainActor(iteration, buffer)
+      }
+      return try await Self.advance(iteration, buffer)
     }
 
     /// Same as ``next()``.
@@ -93,7 +132,20 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
     {
-      try await Self.advance(iteration, buffer)
+      if iteration.evaluatesOnMainActor {
+        return try await Self.advanceOnMainActor(iteration, buffer)
+      }
+      return try await Self.advance(iteration, buffer)
+    }
+
+    /// ``advance(_:_:)`` for a main-actor `emit`: the whole step, its wait for a change
+    /// included, runs on the main actor, so every evaluation does (a consumer already on the
+    /// main actor makes no hop).
+    @inlinable @MainActor
+    static func advanceOnMainActor(
+      _ iteration: ObservedValuesIteration, _ buffer: ObservedValuesBuffer<Element, Failure>
+    ) async throws(Failure) -> Element? {
+      try await advance(iteration, buffer)
     }
 
     @inlinable
@@ -118,6 +170,7 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
 extension ObservedValues where Element: Equatable {
   /// The same sequence, skipping values equal to the previously emitted one.
   public func removingDuplicates() -> ObservedValues {
-    ObservedValues(iteration: emit, isDuplicate: { $0 == $1 })
+    ObservedValues(
+      iteration: emit, isDuplicate: { $0 == $1 }, evaluatesOnMainActor: evaluatesOnMainActor)
   }
 }

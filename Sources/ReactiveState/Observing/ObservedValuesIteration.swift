@@ -13,8 +13,12 @@ final class ObservedValuesIteration: @unchecked Sendable {
   private let lot = ChangeParkingLot()
   // Touched only by the consuming task.
   @exclusivity(unchecked) private var token: ObservationToken?
+  /// The sequence's `emit` is isolated to the main actor (see ``ObservedValues``).
+  @usableFromInline let evaluatesOnMainActor: Bool
 
-  @usableFromInline init() {}
+  @usableFromInline init(evaluatesOnMainActor: Bool) {
+    self.evaluatesOnMainActor = evaluatesOnMainActor
+  }
 
   deinit {
     // The lot first: it holds a parked observer unretained, which the token keeps alive.
