@@ -54,4 +54,33 @@ import Testing
     todos[1].wrappedValue.done = true
     #expect(storage.map(\.done) == [false, true])
   }
+
+  /// Found by the session-41 re-entrancy review: a binding a removed row kept trapped with
+  /// "Index out of range" when used (SwiftUI traps too). Deliberate difference: it reports an
+  /// `ObservationDiagnostic` instead; a read returns the element the binding was made with and
+  /// a write is ignored.
+  @Test func aBindingToARemovedElementReportsInsteadOfTrapping() {
+    var storage = [Todo(id: "a"), Todo(id: "b"), Todo(id: "c")]
+    let todos = Binding(get: { storage }, set: { storage = $0 })
+    let last = todos[2]
+    storage.removeLast()
+    var read: Todo?
+    let diagnostics = ObservationDiagnostics.capture {
+      read = last.wrappedValue
+      last.wrappedValue.done = true
+    }
+    #expect(read == Todo(id: "c"), "the element as it was when the binding was made")
+    #expect(storage == [Todo(id: "a"), Todo(id: "b")], "the write was ignored")
+    // The read, then the in-place write's read and write.
+    #expect(
+      diagnostics.map { $0.message.contains("the write was ignored") } == [false, false, true])
+    #expect(
+      diagnostics.allSatisfy {
+        $0.message.contains("binding to element 2 of a Array<")
+          && $0.message.contains("shrank to 2 elements")
+      })
+    storage.append(Todo(id: "d"))
+    last.wrappedValue.done = true
+    #expect(storage.last == Todo(id: "d", done: true), "in range again, it edits its position")
+  }
 }

@@ -24,10 +24,40 @@ extension Binding: @MainActor Collection where Value: MutableCollection & Random
 
   /// A binding to the element at `position`: it reads and writes that position of the source
   /// (through this binding), so a row keeps editing the same position until it is rebuilt.
+  ///
+  /// Used after the source shrank past `position` (a binding a removed row captured), it does
+  /// not trap as an out-of-range subscript would: a read returns the element as it was when the
+  /// binding was made, a write is ignored, and each reports an ``ObservationDiagnostic``.
   public subscript(position: Value.Index) -> Binding<Value.Element> {
-    Binding<Value.Element>(
-      get: { wrappedValue[position] },
-      set: { wrappedValue[position] = $0 })
+    let madeWith = wrappedValue[position]
+    return Binding<Value.Element>(
+      get: {
+        let source = wrappedValue
+        guard Self.contains(position, in: source) else {
+          Self.reportOutOfRange(
+            position, of: source, what: "read (it returned the element it was made with)")
+          return madeWith
+        }
+        return source[position]
+      },
+      set: { newValue in
+        guard Self.contains(position, in: wrappedValue) else {
+          Self.reportOutOfRange(position, of: wrappedValue, what: "written (the write was ignored)")
+          return
+        }
+        wrappedValue[position] = newValue
+      })
+  }
+
+  private static func contains(_ position: Value.Index, in source: Value) -> Bool {
+    position >= source.startIndex && position < source.endIndex
+  }
+
+  private static func reportOutOfRange(_ position: Value.Index, of source: Value, what: String) {
+    ObservationDiagnostics.report(
+      "A binding to element \(position) of a \(Value.self) was \(what) after the collection "
+        + "shrank to \(source.count) elements: a binding to a removed element outlived it. To fix: "
+        + "end the work that captured a row's binding in the row's onDisappear")
   }
 }
 
