@@ -47,9 +47,15 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
 
   /// Observes `emit`'s value, evaluated in the isolation of the task that calls `next()`.
   public init(_ emit: @escaping @Sendable () throws(Failure) -> Element) {
+    self.init(emit, evaluatesOnMainActor: false)
+  }
+
+  private init(
+    _ emit: @escaping @Sendable () throws(Failure) -> Element, evaluatesOnMainActor: Bool
+  ) {
     self.emit = { () throws(Failure) -> Iteration in .next(try emit()) }
     self.isDuplicate = nil
-    self.evaluatesOnMainActor = false
+    self.evaluatesOnMainActor = evaluatesOnMainActor
   }
 
   @usableFromInline
@@ -75,10 +81,7 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
   public static func onMainActor(
     _ emit: @escaping @MainActor @Sendable () throws(Failure) -> Element
   ) -> ObservedValues {
-    let evaluate = droppingMainActorIsolation(emit)
-    return ObservedValues(
-      iteration: { () throws(Failure) -> Iteration in .next(try evaluate()) }, isDuplicate: nil,
-      evaluatesOnMainActor: true)
+    ObservedValues(droppingMainActorIsolation(emit), evaluatesOnMainActor: true)
   }
 
   /// Observes `emit` until it returns `.finish`, evaluated on the main actor whatever task

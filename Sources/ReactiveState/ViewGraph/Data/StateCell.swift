@@ -19,14 +19,14 @@ final class StateCell<Value>: Observable {
   private weak var host: ViewHost?
   private let label: String
   private let viewName: String
-  private let viewPath: String
+  private let viewPath: ViewPath
 
   init(_ initial: Value, node: ViewNode, label: String) {
     storage = initial
     self.host = node.host
     self.label = label
     viewName = node.typeName
-    viewPath = node.path
+    viewPath = node.location
   }
 
   /// The current value; reading it inside a body makes that body depend on it.
@@ -77,7 +77,7 @@ final class StateCell<Value>: Observable {
         "\(viewName).\(label) was written after its view's identity ended (a captured binding "
           + "or closure outlived it); the write was ignored. To fix: end the work holding it "
           + "in onDisappear, or use .task, which is cancelled with the view",
-        viewPath: viewPath)
+        viewPath: viewPath.text)
       return
     }
     if let updating = ViewGraphRuntime.updatingNode {

@@ -44,15 +44,33 @@ extension UpdateCause {
 public struct UpdateRecord: Sendable, Equatable, CustomStringConvertible {
   /// The view's type name.
   public var view: String
-  /// Structural path of the view.
-  public var path: String
+  /// Structural path of the view, e.g. `0:Root/0:VStack<…>/1:Row` (built when read: a record
+  /// shares its view's path with the rest of the log).
+  public var path: String {
+    get { location.text }
+    set { location = ViewPath(parent: nil, level: newValue) }
+  }
   /// What invalidated it.
   public var cause: UpdateCause
   /// Index of the pass (counted since the host was created) that evaluated it.
   public var pass: Int
+  var location: ViewPath
+
+  init(view: String, location: ViewPath, cause: UpdateCause, pass: Int) {
+    self.view = view
+    self.location = location
+    self.cause = cause
+    self.pass = pass
+  }
 
   /// `View ← cause`.
   public var description: String { "\(view) ← \(cause)" }
+
+  /// Same view, path, cause and pass.
+  public static func == (lhs: UpdateRecord, rhs: UpdateRecord) -> Bool {
+    lhs.view == rhs.view && lhs.cause == rhs.cause && lhs.pass == rhs.pass
+      && (lhs.location === rhs.location || lhs.path == rhs.path)
+  }
 }
 
 /// The key path of an observable property that changed, e.g. `\Book.title`.

@@ -308,7 +308,7 @@ public final class ViewHost {
         // A built-in view's own reads invalidated it (a control's binding, a ForEach row
         // closure): log it, though it has no body to count.
         updateLog.append(
-          UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
+          UpdateRecord(view: node.typeName, location: node.location, cause: cause, pass: passCount))
       }
       if node.info.expandsWithoutReads {
         specs = expand(primitiveType.unbox(node.view), of: node)
@@ -346,7 +346,7 @@ public final class ViewHost {
     bodyCountsByType[ordinal] += 1
     bodyLog.append(node.typeName)
     updateLog.append(
-      UpdateRecord(view: node.typeName, path: node.path, cause: cause, pass: passCount))
+      UpdateRecord(view: node.typeName, location: node.location, cause: cause, pass: passCount))
   }
 
   /// Runs `run` as `node`'s tracked evaluation (its continuous observer's run).

@@ -119,13 +119,13 @@ final class ViewNode {
   /// and the same text or control would be found twice.
   var leafView: (any View)? { info.isOptional ? nil : view }
 
-  /// Structural path from the root, e.g. `0:Root/0:VStack<…>/1:Row`. Fixed for the node's
-  /// lifetime, so computed once.
-  lazy var path: String = {
-    let own = "\(component):\(typeName)"
-    guard let parent else { return own }
-    return parent.path + "/" + own
-  }()
+  /// Structural path from the root (see ``ViewPath``). Fixed for the node's lifetime, so made
+  /// once, on first use.
+  lazy var location: ViewPath = ViewPath(
+    parent: parent?.location, level: "\(component):\(typeName)")
+
+  /// The path's text, e.g. `0:Root/0:VStack<…>/1:Row`.
+  var path: String { location.text }
 
   /// Cancels the node's observer and forgets it: the node depends on nothing until its next
   /// tracked evaluation, which creates a new one.
