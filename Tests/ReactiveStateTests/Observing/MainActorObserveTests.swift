@@ -3,9 +3,9 @@ import ReactiveState
 import Testing
 
 /// A main-actor model over `MainActorObservationRegistrar`: its properties can only be read on
-/// the main actor, which is what `observe { @MainActor in … }` makes possible without
-/// `MainActor.assumeIsolated`.
-@MainActor private final class Screen: ReactiveState.Observable {
+/// the main actor, which is what `observe { @MainActor in … }` and `ObservedValues.onMainActor`
+/// make possible without `MainActor.assumeIsolated`.
+@MainActor final class Screen: ReactiveState.Observable {
   private let registrar = MainActorObservationRegistrar()
   private var _title = "start"
   var title: String {

@@ -2,20 +2,6 @@ import Foundation
 import ReactiveState
 import Testing
 
-/// A main-actor model: its property can be read only on the main actor, which is where
-/// `ObservedValues.onMainActor` evaluates.
-@MainActor private final class Headline: ReactiveState.Observable {
-  private let registrar = MainActorObservationRegistrar()
-  private var _text = "start"
-  var text: String {
-    get {
-      registrar.access(self, keyPath: \.text)
-      return _text
-    }
-    set { registrar.withMutation(of: self, keyPath: \.text) { _text = newValue } }
-  }
-}
-
 /// The calling thread's identity.
 private func currentThread() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
 
@@ -28,16 +14,16 @@ private func currentThread() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_
 /// instead; the closure reading a main-actor model directly is what these tests compile.)
 @Suite struct ObservedValuesMainActorTests {
   @Test func aConsumerOnAnotherExecutorGetsEveryEvaluationOnTheMainActor() async {
-    let headline = await MainActor.run { Headline() }
+    let screen = await MainActor.run { Screen() }
     let evaluatedOn = LockedBox<[UInt]>([])
     let values = ObservedValues.onMainActor {
       evaluatedOn.value.append(currentThread())
-      return headline.text
+      return screen.title
     }
     let consumer = Task.detached {
       var iterator = values.makeAsyncIterator()
       let first = await iterator.next()
-      await MainActor.run { headline.text = "next" }
+      await MainActor.run { screen.title = "next" }
       let second = await iterator.next()
       return (first, second, currentThread())
     }
@@ -50,34 +36,34 @@ private func currentThread() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_
   }
 
   @MainActor @Test func aMainActorConsumerEvaluatesInPlace() async {
-    let headline = Headline()
+    let screen = Screen()
     let evaluatedOn = LockedBox<[UInt]>([])
     var iterator = ObservedValues.onMainActor {
       evaluatedOn.value.append(currentThread())
-      return headline.text
+      return screen.title
     }.makeAsyncIterator()
     #expect(await iterator.next() == "start")
-    headline.text = "a"
-    headline.text = "b"
+    screen.title = "a"
+    screen.title = "b"
     #expect(await iterator.next() == "b", "a burst coalesces, as for the nonisolated form")
     #expect(evaluatedOn.value == [mainActorThread(), mainActorThread()])
   }
 
   @Test func untilFinishedAndRemovingDuplicatesKeepTheMainActor() async {
-    let headline = await MainActor.run { Headline() }
+    let screen = await MainActor.run { Screen() }
     let evaluatedOn = LockedBox<[UInt]>([])
     let values = ObservedValues<String, Never>.onMainActorUntilFinished {
       evaluatedOn.value.append(currentThread())
-      return headline.text == "done" ? .finish : .next(headline.text)
+      return screen.title == "done" ? .finish : .next(screen.title)
     }.removingDuplicates()
     let consumer = Task.detached {
       var seen: [String] = []
       var iterator = values.makeAsyncIterator()
       seen.append(await iterator.next() ?? "nil")
-      await MainActor.run { headline.text = "start" }  // an equal value: skipped
-      await MainActor.run { headline.text = "x" }
+      await MainActor.run { screen.title = "start" }  // an equal value: skipped
+      await MainActor.run { screen.title = "x" }
       seen.append(await iterator.next() ?? "nil")
-      await MainActor.run { headline.text = "done" }
+      await MainActor.run { screen.title = "done" }
       seen.append(await iterator.next() ?? "nil")
       return seen
     }
