@@ -164,3 +164,9 @@ func deallocationPassesKept(afterInserting inserted: [UInt64]) -> [UInt64] {
 func hadPlainWrite(_ registrar: ObservationRegistrar, _ keyPath: AnyKeyPath) -> Bool {
   registrar.storage.existingSlot(for: keyPath)?.hadPlainWrite.load(ordering: .relaxed) ?? false
 }
+
+/// Runs `action` once the `@Published` write in progress on this thread has stored its value
+/// (the outermost one, when a subscriber's write nests in it), or now when none is.
+func afterCurrentPublishedWrite(_ action: @escaping () -> Void) {
+  PublishedWriteScope.afterCurrentWrite(action)
+}

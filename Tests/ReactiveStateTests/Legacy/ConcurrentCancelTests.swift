@@ -81,4 +81,28 @@ import Testing
     onAnotherThread { token.cancel() }
     #expect(publisher.subscriberCount == 0)
   }
+
+  /// Every caller waiting for a running cancellation returns once it completes, not only the
+  /// first (the session-41 mutation round: signalling once went unnoticed with one waiter).
+  @Test func everyCallerWaitingForARunningCancellationReturns() {
+    let started = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let token = AnyCancellable {
+      started.signal()
+      proceed.wait()
+    }
+    Thread.detachNewThread { token.cancel() }
+    started.wait()
+    let done = DispatchSemaphore(value: 0)
+    for _ in 0..<2 {
+      Thread.detachNewThread {
+        token.cancel()
+        done.signal()
+      }
+    }
+    while waitingCancelCallers(of: token) < 2 { Thread.sleep(forTimeInterval: 0.001) }
+    proceed.signal()
+    #expect(done.wait(timeout: .now() + 30) == .success)
+    #expect(done.wait(timeout: .now() + 30) == .success, "the second waiter returned too")
+  }
 }

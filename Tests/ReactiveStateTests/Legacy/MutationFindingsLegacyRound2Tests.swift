@@ -139,4 +139,21 @@ private enum TwoFieldScope {
     model.replaceFirstStorage()
     #expect(model.objectWillChange === publisher, "the second field was not in the layout")
   }
+
+  /// Work waiting for a `@Published` write (a view's hop from a background write) runs once
+  /// the outermost write stored its value, not when a write a subscriber nested in it ends
+  /// (the session-41 mutation round: running it at any depth went unnoticed).
+  @Test func actionsWaitingForAWriteRunAfterTheOutermostWriteStores() {
+    let model = ResettableProfile()
+    let seen = LockedBox<Int?>(nil)
+    let subscription = model.$age.sink { age in
+      guard age == 37 else { return }
+      afterCurrentPublishedWrite { seen.value = model.age }
+      model.name = "Grace"  // nested in the write below; its end is not the outermost one's
+    }
+    model.age = 37
+    #expect(seen.value == 37, "the action saw the outer write's stored value")
+    #expect(model.name == "Grace")
+    withExtendedLifetime(subscription) {}
+  }
 }

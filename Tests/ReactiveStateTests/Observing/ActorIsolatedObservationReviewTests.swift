@@ -197,8 +197,14 @@ private actor Blocker {
 /// An actor that keeps the token of an observation whose body does not capture the actor.
 private actor Keeper {
   var token: ObservationToken?
+  var eventToken: ObservationTracking.Token?
   func start(_ model: HandModel, sink: Locked<[Int]>) {
     token = observe(isolation: self) { sink.value.append(model.a) }
+  }
+  func startEvents(_ model: HandModel, sink: Locked<[Int]>) {
+    eventToken = withContinuousObservation(options: .didSet, isolation: self) { _ in
+      sink.value.append(model.a)
+    }
   }
 }
 
@@ -206,14 +212,23 @@ private actor Keeper {
   /// The body holds no reference to the actor, so dropping the actor's last reference should
   /// release it (and its token, ending the observation) — as a class keeping the token of
   /// `observe(scheduler:)` is released.
-  @Test func anActorKeepingItsTokenIsReleasedWhenTheBodyDoesNotCaptureIt() async {
+  ///
+  /// Both forms: `observe(isolation:)` and `withContinuousObservation(options:isolation:)` (the
+  /// second untested until the session-41 mutation round showed a strong hold on the actor
+  /// went unnoticed).
+  @Test(arguments: [false, true])
+  func anActorKeepingItsTokenIsReleasedWhenTheBodyDoesNotCaptureIt(events: Bool) async {
     let model = HandModel()
     let sink = Locked<[Int]>([])
     weak var weakKeeper: Keeper?
     do {
       let keeper = Keeper()
       weakKeeper = keeper
-      await keeper.start(model, sink: sink)
+      if events {
+        await keeper.startEvents(model, sink: sink)
+      } else {
+        await keeper.start(model, sink: sink)
+      }
     }
     for _ in 0..<100 { await Task.yield() }
     #expect(weakKeeper == nil, "actor -> token -> observer -> ActorScheduler -> actor cycle")
