@@ -170,3 +170,7 @@ func hadPlainWrite(_ registrar: ObservationRegistrar, _ keyPath: AnyKeyPath) -> 
 func afterCurrentPublishedWrite(_ action: @escaping () -> Void) {
   PublishedWriteScope.afterCurrentWrite(action)
 }
+
+/// The tracking scope the calling thread records reads into (an observer's run, a derivation),
+/// to hold it weakly.
+var currentTrackingScope: AnyObject? { TrackingScope.current }

@@ -39,6 +39,35 @@ import Testing
     for token in tokens.value { token.cancel() }
   }
 
+  /// The thread keeps the scopes of the first 32 depths; a run nested deeper borrows one of its
+  /// own, freed when the run ends — also at exactly depth 32 (the session-41 mutation round:
+  /// keeping that one, a scope leaked per run, went unnoticed).
+  @Test func aRunNestedPastTheKeptScopesFreesItsOwn() {
+    let levels = 33
+    let models = (0..<levels).map { _ in HandModel() }
+    let tokens = LockedBox([ObservationToken]())
+    final class WeakScope: @unchecked Sendable { weak var scope: AnyObject? }
+    let scopes = (0..<levels).map { _ in WeakScope() }
+    let started = LockedBox(Array(repeating: false, count: levels))
+
+    @Sendable func start(_ level: Int) {
+      let token = observe {
+        _ = models[level].a
+        scopes[level].scope = currentTrackingScope
+        if level + 1 < levels, !started.value[level + 1] {
+          started.value[level + 1] = true
+          start(level + 1)
+        }
+      }
+      tokens.value.append(token)
+    }
+    start(0)
+    #expect(tokens.value.count == levels)
+    #expect(scopes[31].scope != nil, "depth 31's scope is kept by the thread")
+    #expect(scopes[32].scope == nil, "depth 32's scope went with its run")
+    for token in tokens.value { token.cancel() }
+  }
+
   /// A thread that runs observers leaves its stack unwound, with at most as many kept scopes
   /// as its deepest nesting.
   @Test func aThreadKeepsOneScopePerNestingDepth() {
