@@ -52,4 +52,33 @@ import Testing
     #expect(plainModels[stages].a == 1)
     withExtendedLifetime((scheduled, plain)) {}
   }
+
+  /// A main-actor observer at the end of a chain of scheduled runs exactly as long as the bound
+  /// (its own run the 100th in a row) still runs: the hop's check is the scheduler's (the
+  /// session-41 mutation round: an off-by-one there went unnoticed). The chain runs on a
+  /// thread other than the main one, so the main-actor observer's run hops.
+  @Test func aMainActorObserverEndingAChainOfExactlyTheBoundRuns() async {
+    let scheduler = ManualScheduler()
+    let stages = continuousRerunLimit - 1
+    let models = (0...stages).map { _ in HandModel() }
+    let chain = (0..<stages).map { index in
+      observe(scheduler: scheduler) { models[index + 1].a = models[index].a }
+    }
+    _ = scheduler.flush()
+    let seen = LockedBox<[Int]>([])
+    let last = await MainActor.run {
+      observe { @MainActor in seen.value.append(models[stages].a) }
+    }
+    await onNewThread {
+      models[0].a = 1
+      _ = scheduler.flush()
+    }
+    // The hop is a main-actor task: wait for it (up to a minute, for loaded sanitizer runs).
+    for _ in 0..<60_000 where seen.value.count < 2 {
+      try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    #expect(models[stages].a == 1)
+    #expect(seen.value == [0, 1], "the 100th scheduled run in a row is within the bound")
+    withExtendedLifetime((chain, last)) {}
+  }
 }
