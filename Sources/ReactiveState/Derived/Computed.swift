@@ -36,7 +36,8 @@ import Synchronization
 ///   while something observes it. Read without observers it keeps no upstream edges: each read
 ///   checks its inputs' versions and recomputes only when one moved, and checks each unobserved
 ///   derived value behind it once, however many paths lead to it (a graph of diamonds costs a
-///   read time linear in its size). A write made on the reading thread during the read (by a
+///   read time linear in its size — on every read, even with no write since the last one:
+///   keep a value that is read often, behind a deep unobserved graph, observed). A write made on the reading thread during the read (by a
 ///   derivation) is seen by the rest of it; one made on another thread meanwhile reaches the
 ///   values checked after it, not those checked before (a read racing writes on other threads
 ///   is no snapshot either way). When its last observer goes away it keeps its upstream edges
