@@ -93,8 +93,9 @@ public struct ObservationRegistrar: Sendable {
   }
 
   /// Announces that `keyPath` has changed (the new value is stored): post-change observers
-  /// run now. Ends a ``willSet(_:keyPath:)`` of the same property, on any thread; a `didSet`
-  /// without one is not supported (the property then looks written until its next write).
+  /// run now. Ends a ``willSet(_:keyPath:)`` of the same property, on any thread. A `didSet`
+  /// without one is not supported: pending one-shots fire, and after an earlier announced
+  /// write of the property it also looks written (a write in flight) until its next write.
   @inlinable @inline(__always)
   public func didSet<Subject: Observable, Member>(
     _ subject: Subject, keyPath: @autoclosure () -> KeyPath<Subject, Member>

@@ -64,7 +64,8 @@ public final class LatestTask<Value> {
     return task
   }
 
-  /// Cancels the running task (its result will not be committed). Idempotent.
+  /// Cancels the running task (its result will not be committed). Calling it again cancels
+  /// nothing more, but each call advances ``revision``.
   public func cancel() {
     task?.cancel()
     task = nil
