@@ -83,4 +83,26 @@ import Testing
     last.wrappedValue.done = true
     #expect(storage.last == Todo(id: "d", done: true), "in range again, it edits its position")
   }
+
+  struct NameRow: View {
+    @Binding var name: String
+    var body: some View { TextField("name", text: $name) }
+  }
+
+  /// Passes one element's binding, without reading the array itself.
+  struct SecondNameEditor: View {
+    @State private var names = ["a", "b"]
+    var body: some View { NameRow(name: $names[1]) }
+  }
+
+  /// Making an element binding reads nothing the view depends on: editing through it
+  /// re-evaluates the row that reads it, not the view that made it (the binding keeps the
+  /// element it was made with for a read out of range, read untracked).
+  @Test func makingAnElementBindingIsNoDependencyOfTheViewThatMakesIt() throws {
+    let host = ViewHost(SecondNameEditor())
+    host.resetCounts()
+    try host.setText("bee", in: "name")
+    #expect(host.value(of: "name") == "bee")
+    #expect(host.bodyCount(SecondNameEditor.self) == 0)
+  }
 }

@@ -29,7 +29,8 @@ extension Binding: @MainActor Collection where Value: MutableCollection & Random
   /// not trap as an out-of-range subscript would: a read returns the element as it was when the
   /// binding was made, a write is ignored, and each reports an ``ObservationDiagnostic``.
   public subscript(position: Value.Index) -> Binding<Value.Element> {
-    let madeWith = wrappedValue[position]
+    // Untracked: making the binding is no read of the source by the view that makes it.
+    let madeWith = withoutObservationTracking { wrappedValue[position] }
     return Binding<Value.Element>(
       get: {
         let source = wrappedValue
