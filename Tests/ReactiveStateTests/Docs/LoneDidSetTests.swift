@@ -18,14 +18,7 @@ import Testing
     }
     model.registrar.didSet(model, keyPath: \.a)
     #expect(pending.value == 1, "the pending one-shot fired")
-    let later = LockedBox(0)
-    onAnotherThread {
-      withObservationTracking {
-        _ = model.a
-      } onChange: {
-        later.value += 1
-      }
-    }
+    let later = armedOnAnotherThread(reading: model)
     #expect(later.value == 0, "a one-shot armed afterwards waits for a write")
     model.a = 1
     #expect(later.value == 1)
@@ -43,6 +36,12 @@ import Testing
     model.registrar.willSet(model, keyPath: \.a)
     model.registrar.didSet(model, keyPath: \.a)
     model.registrar.didSet(model, keyPath: \.a)
+    let fired = armedOnAnotherThread(reading: model)
+    #expect(fired.value == 1, "armed while a write looks in flight, it fires at once")
+  }
+
+  /// Arms a one-shot on `model.a` on another thread; the box counts its calls.
+  private func armedOnAnotherThread(reading model: HandModel) -> LockedBox<Int> {
     let fired = LockedBox(0)
     onAnotherThread {
       withObservationTracking {
@@ -51,6 +50,6 @@ import Testing
         fired.value += 1
       }
     }
-    #expect(fired.value == 1, "armed while a write looks in flight, it fires at once")
+    return fired
   }
 }
