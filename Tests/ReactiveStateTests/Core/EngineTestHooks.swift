@@ -174,3 +174,7 @@ func afterCurrentPublishedWrite(_ action: @escaping () -> Void) {
 /// The tracking scope the calling thread records reads into (an observer's run, a derivation),
 /// to hold it weakly.
 var currentTrackingScope: AnyObject? { TrackingScope.current }
+
+/// Whether the caller runs on the main actor: asked of the main queue, which runs its jobs,
+/// not of the thread (under the test runner on Linux they run on changing worker threads).
+var isOnMainActorQueue: Bool { ViewGraphRuntime.isOnMainActor }
