@@ -105,4 +105,44 @@ import Testing
     #expect(runs.seen == ["a=0 b=0", "a=2 b=0", "a=10 b=20"])
     withExtendedLifetime(token) {}
   }
+
+  /// A takeover makes the run a main-thread change of its own, not the end of the chain of
+  /// scheduled runs that queued the hop: what the run then changes starts a new chain. Here
+  /// the hop ends a chain of 99 scheduled runs (one short of the bound), the main thread takes
+  /// it over in a transaction, and the run's write reaches a scheduled observer, which runs
+  /// (a survivor of the session-41 mutation round: keeping the chain's depth dropped it as
+  /// the 101st run in a row, with a misleading diagnostic).
+  @MainActor @Test func aTakenOverRunStartsANewChainOfScheduledRuns() {
+    let chainScheduler = ManualScheduler()
+    let stages = continuousRerunLimit - 1
+    let models = (0...stages).map { _ in HandModel() }
+    let chain = (0..<stages).map { index in
+      observe(scheduler: chainScheduler) { models[index + 1].a = models[index].a }
+    }
+    _ = chainScheduler.flush()
+    let relay = HandModel()
+    let downstreamScheduler = ManualScheduler()
+    let downstreamSeen = LockedBox<[Int]>([])
+    let downstream = observe(scheduler: downstreamScheduler) {
+      downstreamSeen.value.append(relay.a)
+    }
+    let reported = actingAsMainThread { () -> [ObservationDiagnostic] in
+      let token = observe { @MainActor in relay.a = models[stages].a }
+      // Another thread's chain queues the main-actor run's hop, 99 scheduled runs deep.
+      onAnotherThread {
+        models[0].a = 1
+        _ = chainScheduler.flush()
+      }
+      let reported = ObservationDiagnostics.capture {
+        withTransaction { models[stages].a = 5 }
+        _ = downstreamScheduler.flush()
+      }
+      withExtendedLifetime(token) {}
+      return reported
+    }
+    #expect(relay.a == 5)
+    #expect(downstreamSeen.value == [0, 5], "the downstream observer ran")
+    #expect(reported.isEmpty, "no scheduling-loop diagnostic")
+    withExtendedLifetime((chain, downstream)) {}
+  }
 }
