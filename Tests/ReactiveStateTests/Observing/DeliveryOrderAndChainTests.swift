@@ -60,11 +60,7 @@ import Testing
   @Test func aMainActorObserverEndingAChainOfExactlyTheBoundRuns() async {
     let scheduler = ManualScheduler()
     let stages = continuousRerunLimit - 1
-    let models = (0...stages).map { _ in HandModel() }
-    let chain = (0..<stages).map { index in
-      observe(scheduler: scheduler) { models[index + 1].a = models[index].a }
-    }
-    _ = scheduler.flush()
+    let (models, chain) = scheduledCopyChain(stages: stages, through: scheduler)
     let seen = LockedBox<[Int]>([])
     let last = await MainActor.run {
       observe { @MainActor in seen.value.append(models[stages].a) }
@@ -81,4 +77,17 @@ import Testing
     #expect(seen.value == [0, 1], "the 100th scheduled run in a row is within the bound")
     withExtendedLifetime((chain, last)) {}
   }
+}
+
+/// `stages` observers on `scheduler`, each copying `models[i].a` into `models[i + 1].a`: a
+/// write of `models[0].a` then runs them as a chain of `stages` scheduled runs in a row.
+func scheduledCopyChain(stages: Int, through scheduler: ManualScheduler)
+  -> (models: [HandModel], tokens: [ObservationToken])
+{
+  let models = (0...stages).map { _ in HandModel() }
+  let tokens = (0..<stages).map { index in
+    observe(scheduler: scheduler) { models[index + 1].a = models[index].a }
+  }
+  _ = scheduler.flush()
+  return (models, tokens)
 }

@@ -115,11 +115,7 @@ import Testing
   @MainActor @Test func aTakenOverRunStartsANewChainOfScheduledRuns() {
     let chainScheduler = ManualScheduler()
     let stages = continuousRerunLimit - 1
-    let models = (0...stages).map { _ in HandModel() }
-    let chain = (0..<stages).map { index in
-      observe(scheduler: chainScheduler) { models[index + 1].a = models[index].a }
-    }
-    _ = chainScheduler.flush()
+    let (models, chain) = scheduledCopyChain(stages: stages, through: chainScheduler)
     let relay = HandModel()
     let downstreamScheduler = ManualScheduler()
     let downstreamSeen = LockedBox<[Int]>([])

@@ -57,19 +57,20 @@ import Testing
 
   /// Found by the session-41 re-entrancy review: a binding a removed row kept trapped with
   /// "Index out of range" when used (SwiftUI traps too). Deliberate difference: it reports an
-  /// `ObservationDiagnostic` instead; a read returns the element the binding was made with and
-  /// a write is ignored.
+  /// `ObservationDiagnostic` instead; a read returns the last element the binding read and a
+  /// write is ignored.
   @Test func aBindingToARemovedElementReportsInsteadOfTrapping() {
     var storage = [Todo(id: "a"), Todo(id: "b"), Todo(id: "c")]
     let todos = Binding(get: { storage }, set: { storage = $0 })
     let last = todos[2]
+    #expect(last.wrappedValue == Todo(id: "c"))
     storage.removeLast()
     var read: Todo?
     let diagnostics = ObservationDiagnostics.capture {
       read = last.wrappedValue
       last.wrappedValue.done = true
     }
-    #expect(read == Todo(id: "c"), "the element as it was when the binding was made")
+    #expect(read == Todo(id: "c"), "the last element the binding read")
     #expect(storage == [Todo(id: "a"), Todo(id: "b")], "the write was ignored")
     // The read, then the in-place write's read and write.
     #expect(
@@ -104,5 +105,36 @@ import Testing
     try host.setText("bee", in: "name")
     #expect(host.value(of: "name") == "bee")
     #expect(host.bodyCount(SecondNameEditor.self) == 0)
+  }
+
+  /// Making an element binding reads nothing: one made for a position that is not there yet
+  /// works once it is (the session-41 review of this session's changes: a binding that read
+  /// its element when made trapped here).
+  @Test func aBindingMadeBeforeItsPositionExistsWorksOnceItDoes() {
+    var storage = [1]
+    let numbers = Binding(get: { storage }, set: { storage = $0 })
+    let second = numbers[1]
+    storage.append(2)
+    #expect(second.wrappedValue == 2)
+    second.wrappedValue = 3
+    #expect(storage == [1, 3])
+  }
+
+  final class Token {}
+
+  /// An element binding keeps only the last element it read, for a read after its position
+  /// went away: an element it never read, or one it read before another, goes when the
+  /// collection lets it go.
+  @Test func aBindingKeepsOnlyTheLastElementItRead() {
+    var storage = [Token()]
+    let tokens = Binding(get: { storage }, set: { storage = $0 })
+    let first = tokens[0]
+    weak let neverRead = storage[0]
+    storage[0] = Token()
+    #expect(neverRead == nil, "an element the binding never read is not kept")
+    weak let readBefore = first.wrappedValue
+    storage[0] = Token()
+    _ = first.wrappedValue
+    #expect(readBefore == nil, "reading the new element lets the previous one go")
   }
 }

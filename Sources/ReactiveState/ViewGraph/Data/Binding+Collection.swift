@@ -24,26 +24,35 @@ extension Binding: @MainActor Collection where Value: MutableCollection & Random
 
   /// A binding to the element at `position`: it reads and writes that position of the source
   /// (through this binding), so a row keeps editing the same position until it is rebuilt.
+  /// Making it reads nothing.
   ///
-  /// Used after the source shrank past `position` (a binding a removed row captured), it does
-  /// not trap as an out-of-range subscript would: a read returns the element as it was when the
-  /// binding was made, a write is ignored, and each reports an ``ObservationDiagnostic``.
+  /// Used after the source shrank past `position` (a binding a removed row captured, read by its
+  /// `onDisappear`), it does not trap as an out-of-range subscript would: a write is ignored, a
+  /// read returns the last element the binding read, and each reports an
+  /// ``ObservationDiagnostic``. For that it keeps the last element it read (until it reads
+  /// another or goes). A read out of range by a binding that never read in range still traps,
+  /// with a message naming the position: it has no element to return.
   public subscript(position: Value.Index) -> Binding<Value.Element> {
-    // Untracked: making the binding is no read of the source by the view that makes it.
-    let madeWith = withoutObservationTracking { wrappedValue[position] }
+    let lastRead = LastReadElement<Value.Element>()
     return Binding<Value.Element>(
       get: {
         let source = wrappedValue
         guard Self.contains(position, in: source) else {
-          Self.reportOutOfRange(
-            position, of: source, what: "read (it returned the element it was made with)")
-          return madeWith
+          let message = Self.outOfRange(position, of: source)
+          guard let element = lastRead.element else {
+            preconditionFailure(message + " before it ever read an element")
+          }
+          ObservationDiagnostics.report(message + "; the read returned the last element it read")
+          return element
         }
-        return source[position]
+        let element = source[position]
+        lastRead.element = element
+        return element
       },
       set: { newValue in
         guard Self.contains(position, in: wrappedValue) else {
-          Self.reportOutOfRange(position, of: wrappedValue, what: "written (the write was ignored)")
+          ObservationDiagnostics.report(
+            Self.outOfRange(position, of: wrappedValue) + "; the write was ignored")
           return
         }
         wrappedValue[position] = newValue
@@ -54,12 +63,16 @@ extension Binding: @MainActor Collection where Value: MutableCollection & Random
     position >= source.startIndex && position < source.endIndex
   }
 
-  private static func reportOutOfRange(_ position: Value.Index, of source: Value, what: String) {
-    ObservationDiagnostics.report(
-      "A binding to element \(position) of a \(Value.self) was \(what) after the collection "
-        + "shrank to \(source.count) elements: a binding to a removed element outlived it. To fix: "
-        + "end the work that captured a row's binding in the row's onDisappear")
+  private static func outOfRange(_ position: Value.Index, of source: Value) -> String {
+    "A binding to element \(position) of a \(Value.self) was used after the collection shrank "
+      + "to \(source.count) elements (it outlived the element it was made for). To fix: read "
+      + "what the work needs before removing the element, or find the element again by its id"
   }
+}
+
+/// The last element an element binding read, for a read after its position went away.
+private final class LastReadElement<Element> {
+  var element: Element?
 }
 
 extension Binding: @MainActor BidirectionalCollection
