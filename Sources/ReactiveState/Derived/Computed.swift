@@ -19,8 +19,9 @@ import Synchronization
 /// - Equality cut-off: when a recomputation yields a value equal to the cached one (`==`
 ///   for Equatable values, or a custom `isEqual`), the cached value is kept (the new one is
 ///   dropped, as MobX's computed values and Solid's memos do) and nothing downstream
-///   re-runs. One-shot registrations are the exception (`withObservationTracking`, with or without options:
-///   their events mean "an input is about to change" / "an input changed"), and so are
+///   re-runs. One-shot registrations are the exception (`withObservationTracking`, with or
+///   without options: their events mean "an input is about to change" / "an input
+///   changed"), and so are
 ///   `.willSet` events of continuous observers delivered at the write: they hear every
 ///   change of an input, before anything is recomputed. A one-shot re-armed from its
 ///   `onChange` fires once per write, as with a computed property.
@@ -37,8 +38,8 @@ import Synchronization
 ///   checks its inputs' versions and recomputes only when one moved, and checks each unobserved
 ///   derived value behind it once, however many paths lead to it (a graph of diamonds costs a
 ///   read time linear in its size — on every read, even with no write since the last one:
-///   keep a value that is read often, behind a deep unobserved graph, observed). A write made on the reading thread during the read (by a
-///   derivation) is seen by the rest of it; one made on another thread meanwhile reaches the
+///   keep a value that is read often, behind a deep unobserved graph, observed). A write
+///   made on the reading thread during the read (by a derivation) is seen by the rest of it; one made on another thread meanwhile reaches the
 ///   values checked after it, not those checked before (a read racing writes on other threads
 ///   is no snapshot either way). When its last observer goes away it keeps its upstream edges
 ///   through one more change of its inputs (an observer that comes back meanwhile, such as a

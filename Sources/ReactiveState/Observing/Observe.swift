@@ -97,8 +97,8 @@ public func withContinuousObservation(
 }
 
 /// ``withContinuousObservation(options:scheduler:fileID:line:apply:)`` for main-actor code:
-/// `apply` is isolated to the main actor. Spell it `{ @MainActor event in … }` (an unannotated closure
-/// picks the nonisolated form). Events delivered for changes committed on the main thread
+/// `apply` is isolated to the main actor. Spell it `{ @MainActor event in … }` (an
+/// unannotated closure picks the nonisolated form). Events delivered for changes committed on the main thread
 /// arrive there synchronously (a `.willSet` before the store); a change committed on any
 /// other thread reaches `apply` later on the main actor, as one coalesced event, as with
 /// `scheduler: .mainActor`.

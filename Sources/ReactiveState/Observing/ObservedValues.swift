@@ -21,8 +21,8 @@
 /// - An evaluation is a scheduled run: a write that `emit` itself makes to what another
 ///   iteration or scheduled observer reads extends a chain of scheduled runs, and iterations
 ///   whose evaluations keep changing each other are stopped as
-///   ``observe(scheduler:fileID:line:_:)`` describes (past 100 runs in a row the change is dropped with a diagnostic; the consumer
-///   then waits for a change from elsewhere). What the consumer writes after `next()` returned
+///   ``observe(scheduler:fileID:line:_:)`` describes (past 100 runs in a row the change is
+///   dropped with a diagnostic; the consumer then waits for a change from elsewhere). What the consumer writes after `next()` returned
 ///   starts no chain: a loop that writes what it observes runs for as long as it likes.
 ///
 /// `emit` runs on the iterating task, in its isolation (a main-actor consumer evaluates on the
@@ -135,10 +135,7 @@ public struct ObservedValues<Element: Sendable, Failure: Error>: AsyncSequence, 
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
     {
-      if iteration.evaluatesOnMainActor {
-        return try await Self.advanceOnMainActor(iteration, buffer)
-      }
-      return try await Self.advance(iteration, buffer)
+      try await next()
     }
 
     /// ``advance(_:_:)`` for a main-actor `emit`: the whole step, its wait for a change

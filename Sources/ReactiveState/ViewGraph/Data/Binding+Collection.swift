@@ -38,11 +38,12 @@ extension Binding: @MainActor Collection where Value: MutableCollection & Random
       get: {
         let source = wrappedValue
         guard Self.contains(position, in: source) else {
-          let message = Self.outOfRange(position, of: source)
           guard let element = lastRead.element else {
-            preconditionFailure(message + " before it ever read an element")
+            preconditionFailure(
+              Self.outOfRange(position, of: source, "it never read an element it could return"))
           }
-          ObservationDiagnostics.report(message + "; the read returned the last element it read")
+          ObservationDiagnostics.report(
+            Self.outOfRange(position, of: source, "the read returned the last element it read"))
           return element
         }
         let element = source[position]
@@ -52,7 +53,7 @@ extension Binding: @MainActor Collection where Value: MutableCollection & Random
       set: { newValue in
         guard Self.contains(position, in: wrappedValue) else {
           ObservationDiagnostics.report(
-            Self.outOfRange(position, of: wrappedValue) + "; the write was ignored")
+            Self.outOfRange(position, of: wrappedValue, "the write was ignored"))
           return
         }
         wrappedValue[position] = newValue
@@ -63,10 +64,15 @@ extension Binding: @MainActor Collection where Value: MutableCollection & Random
     position >= source.startIndex && position < source.endIndex
   }
 
-  private static func outOfRange(_ position: Value.Index, of source: Value) -> String {
+  /// The message for a use of the binding to `position` after `source` shrank past it, with
+  /// what came of the use (`outcome`).
+  private static func outOfRange(_ position: Value.Index, of source: Value, _ outcome: String)
+    -> String
+  {
     "A binding to element \(position) of a \(Value.self) was used after the collection shrank "
-      + "to \(source.count) elements (it outlived the element it was made for). To fix: read "
-      + "what the work needs before removing the element, or find the element again by its id"
+      + "to \(source.count) elements (it outlived the element it was made for); \(outcome). "
+      + "To fix: read what the work needs before removing the element, or find the element "
+      + "again by its id"
   }
 }
 

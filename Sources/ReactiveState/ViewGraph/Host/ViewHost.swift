@@ -35,8 +35,9 @@
 ///   equal (memberwise, closures never equal); built-in containers are always re-expanded,
 ///   and leaf views (`Text`, `TextField`, `Toggle`) are skipped when their new value is equal.
 /// - Tracking: each node owns one continuous observer
-///   (``withContinuousObservation(options:scheduler:fileID:line:apply:)``'s engine, `.willSet` and `.didSet` events) whose scheduler parks re-runs: a change marks the node dirty
-///   and the host runs the queued run when it evaluates the node in its pass. Dependencies are
+///   (``withContinuousObservation(options:scheduler:fileID:line:apply:)``'s engine, `.willSet`
+///   and `.didSet` events) whose scheduler parks re-runs: a change marks the node dirty and
+///   the host runs the queued run when it evaluates the node in its pass. Dependencies are
 ///   re-collected with reused edges on every run, so a child re-evaluated by its parent leaves
 ///   no stale registration behind; the observer is cancelled when the identity ends. A body
 ///   that writes a property it read is recorded and re-evaluated in the next pass (never
