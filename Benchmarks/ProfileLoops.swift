@@ -86,6 +86,18 @@ enum ProfileLoops {
           consume(ViewHost(BenchList(models: models), mode: .manual).nodeCount)
         }
       }
+    case "viewgraph-insert":
+      // 1,000 keyed rows; a row inserted in the middle and removed again, `count` times each.
+      MainActor.assumeIsolated {
+        let store = BenchCoarseStore(count: 1_000)
+        let host = ViewHost(BenchKeyedList(store: store), mode: .manual)
+        for _ in 0..<count {
+          store.values.insert(-1, at: 500)
+          host.flush()
+          store.values.remove(at: 500)
+          host.flush()
+        }
+      }
     case "viewgraph-state-reeval":
       // As viewgraph-reeval, with a `@State` property in every row.
       MainActor.assumeIsolated { reevaluateRows(count: count, in: BenchStateList.init) }

@@ -76,6 +76,12 @@ struct BenchCoarseList: View {
   }
 }
 
+/// A list keyed by the store's values: inserting or removing a value is a structural change.
+struct BenchKeyedList: View {
+  let store: BenchCoarseStore
+  var body: some View { List(store.values, id: \.self) { BenchValueRow(value: $0) } }
+}
+
 /// The legacy model: every row's value in one `ObservableObject`, observed by the parent.
 final class LegacyBenchStore: ObservableObject, @unchecked Sendable {
   @Published var values: [Int]
@@ -104,6 +110,7 @@ struct ViewGraphBenchmarks {
       updatePass(rows: n)
     }
     mountCost()
+    structuralChangeCost()
     reEvaluationCost(of: "body", BenchList.init)
     reEvaluationCost(of: "body with a @State", BenchStateList.init)
     coarseClosureList()
@@ -166,6 +173,33 @@ struct ViewGraphBenchmarks {
       BenchmarkRow(
         group: "viewgraph", name: "mount, per node (\(rows) rows, \(nodes) nodes)",
         ours: perNode, baseline: nil))
+  }
+
+  /// A row inserted in the middle of a keyed list and removed again, each flushed: the cost
+  /// per row of the list (the rows around the change are matched and compared, not re-evaluated).
+  private func structuralChangeCost() {
+    let rows = harness.quick ? 1_000 : 10_000
+    let store = BenchCoarseStore(count: rows)
+    let host = ViewHost(BenchKeyedList(store: store), mode: .manual)
+    let before = host.totalBodyEvaluations
+    let perRow = harness.measure {
+      let start = nowNanoseconds()
+      store.values.insert(-1, at: rows / 2)
+      host.flush()
+      store.values.remove(at: rows / 2)
+      host.flush()
+      return (nowNanoseconds() - start, 2 * rows)
+    }
+    // Per insertion and removal: the list's body twice and the inserted row's once.
+    let evaluations = host.totalBodyEvaluations - before
+    harness.check(
+      evaluations == 3 * (harness.samples + 1) && host.texts.count == rows,
+      "viewgraph: structural changes evaluated \(evaluations) bodies")
+    harness.add(
+      BenchmarkRow(
+        group: "viewgraph",
+        name: "structural change, per row (insert or remove 1 of \(rows) keyed rows)",
+        ours: perRow, baseline: nil))
   }
 
   /// Every row of a `makeRoot` list dirty, then one flush: the cost per re-evaluated row.

@@ -27,7 +27,7 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
   }
 
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
-    // Occurrences of each id so far, keyed by the id itself (no `AnyHashable` box per lookup).
+    // Occurrences of each id so far, keyed by the id itself (no erased box per lookup).
     let rows = data.count
     var seen: [ID: Int] = [:]
     seen.reserveCapacity(rows)  // no rehashing as it fills
@@ -35,14 +35,14 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     specs.reserveCapacity(rows)
     for element in data {
       let elementID = id(element)
-      let key = AnyHashable(elementID)
+      let key = ErasedID(elementID)
       let component: IdentityComponent
       if let count = seen.updateValue(1, forKey: elementID) {
         seen[elementID] = count + 1
         component = .duplicate(key, count)
         node.host.record(
           .duplicateID,
-          "ForEach: the ID \(key.base) occurs more than once; later rows get fresh state. "
+          "ForEach: the ID \(key) occurs more than once; later rows get fresh state. "
             + "To fix: give every element a unique id",
           node: node)
       } else {

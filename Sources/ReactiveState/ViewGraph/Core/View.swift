@@ -87,67 +87,35 @@ enum IdentityComponent: Hashable, CustomStringConvertible {
   /// `if`/`else` arm, `switch` case or present optional.
   case branch(Int)
   /// `ForEach` element id.
-  case element(AnyHashable)
+  case element(ErasedID)
   /// A later element repeating an earlier `ForEach` id (a runtime issue; gets fresh state).
-  case duplicate(AnyHashable, Int)
+  case duplicate(ErasedID, Int)
   /// `.id(_:)`.
-  case explicit(AnyHashable)
+  case explicit(ErasedID)
 
   var description: String {
     switch self {
     case .slot(let index): "\(index)"
     case .branch(let index): "b\(index)"
-    case .element(let id): "#" + Self.describe(id)
-    case .duplicate(let id, let index): "#\(Self.describe(id))~\(index)"
-    case .explicit(let id): "id=" + Self.describe(id)
+    case .element(let id): "#\(id)"
+    case .duplicate(let id, let index): "#\(id)~\(index)"
+    case .explicit(let id): "id=\(id)"
     }
   }
 
+  // Written out: the synthesized `==` costs about a hundred instructions more per compared
+  // child, and every kept child of every re-evaluated node is compared.
   static func == (lhs: IdentityComponent, rhs: IdentityComponent) -> Bool {
     switch (lhs, rhs) {
     case (.slot(let left), .slot(let right)), (.branch(let left), .branch(let right)):
       left == right
     case (.element(let left), .element(let right)), (.explicit(let left), .explicit(let right)):
-      sameID(left, right)
+      left == right
     case (.duplicate(let left, let leftIndex), .duplicate(let right, let rightIndex)):
-      leftIndex == rightIndex && sameID(left, right)
+      leftIndex == rightIndex && left == right
     default:
       false
     }
-  }
-
-  /// `lhs == rhs`, comparing the common `Int` and `String` ids directly: `AnyHashable`'s own
-  /// `==` goes through its canonical-box machinery (about a thousand instructions for two
-  /// `Int`s), and every re-expanded `ForEach` row is matched by its id.
-  private static func sameID(_ lhs: AnyHashable, _ rhs: AnyHashable) -> Bool {
-    let (left, right) = (lhs.base, rhs.base)
-    // Exact types only, as in `describe(_:)`; anything else (other integer types, which
-    // `AnyHashable` compares across types) is left to `AnyHashable`.
-    if let left = exactly(left, Int.self), let right = exactly(right, Int.self) {
-      return left == right
-    }
-    if let left = exactly(left, String.self), let right = exactly(right, String.self) {
-      return left == right
-    }
-    return lhs == rhs
-  }
-
-  /// `value` as a `T` when its dynamic type is exactly `T`: the opened value reinterpreted,
-  /// without a dynamic cast (whose general path costs hundreds of instructions).
-  private static func exactly<T>(_ value: Any, _ type: T.Type) -> T? {
-    guard Swift.type(of: value) == T.self else { return nil }
-    func reinterpret<Opened>(_ opened: Opened) -> T { unsafeBitCast(opened, to: T.self) }
-    return _openExistential(value, do: reinterpret)
-  }
-
-  /// `"\(id.base)"`, without the generic printing path for the common `Int` and `String` ids
-  /// (every mounted `ForEach` row builds its path from this).
-  private static func describe(_ id: AnyHashable) -> String {
-    let base = id.base
-    // Exact types only: a cast would also unwrap an optional id, which prints as `Optional(…)`.
-    if let int = exactly(base, Int.self) { return String(int) }
-    if let string = exactly(base, String.self) { return string }
-    return "\(base)"
   }
 }
 

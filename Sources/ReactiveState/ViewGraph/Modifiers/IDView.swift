@@ -5,7 +5,7 @@ public struct IDView<Content: View, ID: Hashable>: View, PrimitiveView {
   let id: ID
 
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
-    [ChildSpec(component: .explicit(AnyHashable(id)), view: content)]
+    [ChildSpec(component: .explicit(ErasedID(id)), view: content)]
   }
 }
 

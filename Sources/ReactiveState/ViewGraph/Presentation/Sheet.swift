@@ -31,7 +31,7 @@ public struct SheetView<Content: View, Sheet: View>: View, PrimitiveView {
       let root = current.content.environment(\.dismiss, action).environment(\.isPresented, true)
       specs.append(
         ChildSpec(
-          component: .explicit(SheetIdentity(id: current.id)),
+          component: .explicit(ErasedID(SheetIdentity(id: current.id))),
           view: PresentedSheet(content: root)))
     }
     return specs
