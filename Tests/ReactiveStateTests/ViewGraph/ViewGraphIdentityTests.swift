@@ -148,6 +148,17 @@ import Testing
     #expect(host.issues.contains { $0.kind == .duplicateID })
   }
 
+  struct ByParity: View {
+    var body: some View { ForEach([1, 3, 2], id: \.parity) { Text("\($0)") } }
+  }
+
+  /// A key path from the element to its own type is applied, not taken for `\.self`.
+  @Test func anIDKeyPathToTheElementsOwnTypeIsApplied() {
+    let host = ViewHost(ByParity())
+    #expect(host.texts == ["1", "3", "2"])
+    #expect(host.issues.filter { $0.kind == .duplicateID }.count == 1, "1 and 3 share id 1")
+  }
+
   struct Ranged: View {
     let model: Triple
     var body: some View {
@@ -245,4 +256,9 @@ import Testing
     host.flush()
     #expect(host.texts == ["count 0"])
   }
+}
+
+extension Int {
+  /// 1 for odd values, 0 for even ones: an id of the element's own type that is not itself.
+  fileprivate var parity: Int { self & 1 }
 }

@@ -22,23 +22,47 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     @ViewBuilder content: @escaping (Data.Element) -> Content
   ) {
     self.data = data
-    self.id = { $0[keyPath: id] }
+    self.content = content
+    // Applied to every row of every expansion, unspecialized: a key path costs several hundred
+    // instructions there (it looks up generic metadata on each use), so `\.self` is a cast.
+    if ID.self == Data.Element.self, id == \Data.Element.self {
+      self.id = { unsafeBitCast($0, to: ID.self) }
+    } else {
+      self.id = { $0[keyPath: id] }
+    }
+  }
+
+  /// Rows keyed by `id(element)`.
+  init(
+    _ data: Data, id: @escaping (Data.Element) -> ID,
+    content: @escaping (Data.Element) -> Content
+  ) {
+    self.data = data
+    self.id = id
     self.content = content
   }
 
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
-    // Occurrences of each id so far, keyed by the id itself (no erased box per lookup).
+    // Occurrences of each id so far. Keyed by the erased id each row needs anyway: a
+    // dictionary of a concrete type runs specialized, where `[ID: Int]` would look up its
+    // generic metadata on every use.
     let rows = data.count
-    var seen: [ID: Int] = [:]
+    var seen: [ErasedID: Int] = [:]
     seen.reserveCapacity(rows)  // no rehashing as it fills
     var specs: [ChildSpec] = []
     specs.reserveCapacity(rows)
-    for element in data {
-      let elementID = id(element)
-      let key = ErasedID(elementID)
+    // Indices, not `for element in data`: this code runs unspecialized (it is reached through
+    // the view's existential), and there the standard library's generic iterator looks up its
+    // type metadata on every step (about a thousand instructions per row).
+    var index = data.startIndex
+    let end = data.endIndex
+    while index != end {
+      let element = data[index]
+      data.formIndex(after: &index)
+      let key = ErasedID(id(element))
       let component: IdentityComponent
-      if let count = seen.updateValue(1, forKey: elementID) {
-        seen[elementID] = count + 1
+      if let count = seen.updateValue(1, forKey: key) {
+        seen[key] = count + 1
         component = .duplicate(key, count)
         node.host.record(
           .duplicateID,
@@ -57,13 +81,13 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
 extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
   /// Rows keyed by the elements' `Identifiable` ids.
   public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
-    self.init(data, id: \.id, content: content)
+    self.init(data, id: { $0.id }, content: content)
   }
 }
 
 extension ForEach where Data == Range<Int>, ID == Int {
   /// Rows for a constant range, keyed by the integer.
   public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
-    self.init(data, id: \.self, content: content)
+    self.init(data, id: { $0 }, content: content)
   }
 }
