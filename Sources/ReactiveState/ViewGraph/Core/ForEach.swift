@@ -43,38 +43,60 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
   }
 
   func makeChildren(_ node: ViewNode) -> [ChildSpec] {
-    // Occurrences of each id so far. Keyed by the erased id each row needs anyway: a
-    // dictionary of a concrete type runs specialized, where `[ID: Int]` would look up its
-    // generic metadata on every use.
-    let rows = data.count
-    var seen: [ErasedID: Int] = [:]
-    seen.reserveCapacity(rows)  // no rehashing as it fills
-    var specs: [ChildSpec] = []
-    specs.reserveCapacity(rows)
-    // Indices, not `for element in data`: this code runs unspecialized (it is reached through
-    // the view's existential), and there the standard library's generic iterator looks up its
-    // type metadata on every step (about a thousand instructions per row).
+    var rows = ExpandedRows(capacity: data.count, node: node)
+    // This code runs unspecialized (it is reached through the view's existential), where the
+    // standard library's generic iterator looks up its type metadata on every step (about a
+    // thousand instructions per row), and so, less, does a range's generic index: so a range
+    // of integers (`List(items.indices, id: \.self)`) is walked as one, anything else by index.
+    if Data.self == Range<Int>.self {
+      for value in unsafeBitCast(data, to: Range<Int>.self) {
+        let element = unsafeBitCast(value, to: Data.Element.self)
+        rows.add(ErasedID(id(element)), content(element))
+      }
+      return rows.specs
+    }
     var index = data.startIndex
     let end = data.endIndex
     while index != end {
       let element = data[index]
+      rows.add(ErasedID(id(element)), content(element))
       data.formIndex(after: &index)
-      let key = ErasedID(id(element))
-      let component: IdentityComponent
-      if let count = seen.updateValue(1, forKey: key) {
-        seen[key] = count + 1
-        component = .duplicate(key, count)
-        node.host.record(
-          .duplicateID,
-          "ForEach: the ID \(key) occurs more than once; later rows get fresh state. "
-            + "To fix: give every element a unique id",
-          node: node)
-      } else {
-        component = .element(key)
-      }
-      specs.append(ChildSpec(component: component, view: content(element)))
     }
-    return specs
+    return rows.specs
+  }
+}
+
+/// The rows of one `ForEach` expansion, and the occurrences of each id so far. Not generic, so
+/// it runs specialized: a dictionary keyed by the `ForEach`'s own `ID` would look up its
+/// generic metadata on every use.
+@MainActor
+private struct ExpandedRows {
+  private(set) var specs: [ChildSpec] = []
+  private var seen: [ErasedID: Int] = [:]
+  private let node: ViewNode
+
+  init(capacity: Int, node: ViewNode) {
+    specs.reserveCapacity(capacity)
+    seen.reserveCapacity(capacity)  // no rehashing as it fills
+    self.node = node
+  }
+
+  /// Adds the row `view` with the id `key`: a repeated id gets a fresh identity and is recorded.
+  @inline(__always)
+  mutating func add(_ key: ErasedID, _ view: any View) {
+    let component: IdentityComponent
+    if let count = seen.updateValue(1, forKey: key) {
+      seen[key] = count + 1
+      component = .duplicate(key, count)
+      node.host.record(
+        .duplicateID,
+        "ForEach: the ID \(key) occurs more than once; later rows get fresh state. "
+          + "To fix: give every element a unique id",
+        node: node)
+    } else {
+      component = .element(key)
+    }
+    specs.append(ChildSpec(component: component, view: view))
   }
 }
 
