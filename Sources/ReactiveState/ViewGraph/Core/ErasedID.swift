@@ -19,9 +19,15 @@ struct ErasedID: Hashable, CustomStringConvertible {
   /// The id as printed, without the generic printing path for the common `Int` and `String`
   /// ids (every mounted `ForEach` row builds its path from this).
   var description: String { base.plainDescription }
+
+  /// The id when it is an `Int` (exactly).
+  var intValue: Int? { base.exactInt }
 }
 
 extension Hashable {
+  /// This value when `Self` is `Int`.
+  fileprivate var exactInt: Int? { Self.self == Int.self ? unsafeBitCast(self, to: Int.self) : nil }
+
   /// Whether `other` is a `Self` equal to this value; no dynamic cast, as the opened types are
   /// compared first.
   fileprivate func isSameValue(as other: any Hashable) -> Bool {

@@ -48,7 +48,7 @@ public struct UpdateRecord: Sendable, Equatable, CustomStringConvertible {
   /// shares its view's path with the rest of the log).
   public var path: String {
     get { location.text }
-    set { location = ViewPath(parent: nil, level: newValue) }
+    set { location = ViewPath(text: newValue) }
   }
   /// What invalidated it.
   public var cause: UpdateCause

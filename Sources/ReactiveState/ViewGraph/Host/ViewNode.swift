@@ -122,7 +122,7 @@ final class ViewNode {
   /// Structural path from the root (see ``ViewPath``). Fixed for the node's lifetime, so made
   /// once, on first use.
   lazy var location: ViewPath = ViewPath(
-    parent: parent?.location, level: "\(component):\(typeName)")
+    parent: parent?.location, component: component, typeName: typeName)
 
   /// The path's text, e.g. `0:Root/0:VStack<…>/1:Row`.
   var path: String { location.text }
