@@ -16,8 +16,8 @@ struct ErasedID: Hashable, CustomStringConvertible {
 
   func hash(into hasher: inout Hasher) { base.hash(into: &hasher) }
 
-  /// The id as printed, without the generic printing path for the common `Int` and `String`
-  /// ids (every mounted `ForEach` row builds its path from this).
+  /// The id as printed (in a view's path and in diagnostics), without the generic printing
+  /// path for the common `Int` and `String` ids.
   var description: String { base.plainDescription }
 
   /// The id when it is an `Int` (exactly).
