@@ -16,15 +16,14 @@ import Synchronization
 ///   ``ObservedValues``, a view body — is a dependency like a property read.
 /// - Glitch-free: in a diamond, a reader never sees a mix of old and new inputs, and each
 ///   derived value recomputes at most once per change.
-/// - Equality cut-off: when a recomputation yields a value equal to the cached one (`==`
-///   for Equatable values, or a custom `isEqual`), the cached value is kept (the new one is
-///   dropped, as MobX's computed values and Solid's memos do) and nothing downstream
-///   re-runs. One-shot registrations are the exception (`withObservationTracking`, with or
-///   without options: their events mean "an input is about to change" / "an input
-///   changed"), and so are
-///   `.willSet` events of continuous observers delivered at the write: they hear every
-///   change of an input, before anything is recomputed. A one-shot re-armed from its
-///   `onChange` fires once per write, as with a computed property.
+/// - Equality cut-off: when a recomputation yields a value equal to the cached one (`==` for
+///   Equatable values, or a custom `isEqual`), the cached value is kept (the new one is dropped, as
+///   MobX's computed values and Solid's memos do) and nothing downstream re-runs. One-shot
+///   registrations are the exception (`withObservationTracking`, with or without options: their
+///   events mean "an input is about to change" / "an input changed"), and so are `.willSet` events
+///   of continuous observers delivered at the write: they hear every change of an input, before
+///   anything is recomputed. A one-shot re-armed from its `onChange` fires once per write, as with
+///   a computed property.
 /// - Dependencies are re-collected on every computation.
 /// - A throwing derivation caches its error and rethrows it (``get()``) until an input
 ///   changes.
@@ -33,23 +32,23 @@ import Synchronization
 ///   threads, would otherwise wait for each other forever): one of the reads fails instead,
 ///   throwing ``DerivedValueCycle`` from ``get()`` (``value`` traps with it, as with any
 ///   error: read a value that may be part of a cycle with ``get()``).
-/// - Lifetime: inputs never keep a derived value alive, and it subscribes to its inputs only
-///   while something observes it. Read without observers it keeps no upstream edges: each read
-///   checks its inputs' versions and recomputes only when one moved, and checks each unobserved
-///   derived value behind it once, however many paths lead to it (a graph of diamonds costs a
-///   read time linear in its size — on every read, even with no write since the last one:
-///   keep a value that is read often, behind a deep unobserved graph, observed). A write
-///   made on the reading thread during the read (by a derivation) is seen by the rest of it; one made on another thread meanwhile reaches the
-///   values checked after it, not those checked before (a read racing writes on other threads
-///   is no snapshot either way). When its last observer goes away it keeps its upstream edges
-///   through one more change of its inputs (an observer that comes back meanwhile, such as a
-///   dependency switching back and forth, finds them in place) and drops them at the second, or
-///   at once when it is recomputed without observers; stale derived values it then orphans drop
-///   theirs with it. A change counts when it reaches the value, or stops at a stale derived
-///   value it reads (directly or through other stale derived values, which pass on no change
-///   until read), so a value that reads only other derived values drops its edges at the second
-///   change too; writes to state it does not read never count. An observer reading it again
-///   links them back (keeping a cached value that is still valid).
+/// - Lifetime: inputs never keep a derived value alive, and it subscribes to its inputs only while
+///   something observes it. Read without observers it keeps no upstream edges: each read checks its
+///   inputs' versions and recomputes only when one moved, and checks each unobserved derived value
+///   behind it once, however many paths lead to it (a graph of diamonds costs a read time linear in
+///   its size — on every read, even with no write since the last one: keep a value that is read
+///   often, behind a deep unobserved graph, observed). A write made on the reading thread during
+///   the read (by a derivation) is seen by the rest of it; one made on another thread meanwhile
+///   reaches the values checked after it, not those checked before (a read racing writes on other
+///   threads is no snapshot either way). When its last observer goes away it keeps its upstream
+///   edges through one more change of its inputs (an observer that comes back meanwhile, such as a
+///   dependency switching back and forth, finds them in place) and drops them at the second, or at
+///   once when it is recomputed without observers; stale derived values it then orphans drop theirs
+///   with it. A change counts when it reaches the value, or stops at a stale derived value it reads
+///   (directly or through other stale derived values, which pass on no change until read), so a
+///   value that reads only other derived values drops its edges at the second change too; writes to
+///   state it does not read never count. An observer reading it again links them back (keeping a
+///   cached value that is still valid).
 /// - A derived value freed while others still depend on it (one created inside a derivation
 ///   and dropped when it returns, or one an observer holds weakly) can never recompute; every
 ///   later change of its inputs still reaches its dependents, which then recompute and stop

@@ -96,11 +96,11 @@ public func withContinuousObservation(
   return startObservation(observer)
 }
 
-/// ``withContinuousObservation(options:scheduler:fileID:line:apply:)`` for main-actor code:
-/// `apply` is isolated to the main actor. Spell it `{ @MainActor event in … }` (an
-/// unannotated closure picks the nonisolated form). Events delivered for changes committed on the main thread
-/// arrive there synchronously (a `.willSet` before the store); a change committed on any
-/// other thread reaches `apply` later on the main actor, as one coalesced event, as with
+/// ``withContinuousObservation(options:scheduler:fileID:line:apply:)`` for main-actor code: `apply`
+/// is isolated to the main actor. Spell it `{ @MainActor event in … }` (an unannotated closure
+/// picks the nonisolated form). Events delivered for changes committed on the main thread arrive
+/// there synchronously (a `.willSet` before the store); a change committed on any other thread
+/// reaches `apply` later on the main actor, as one coalesced event, as with
 /// `scheduler: .mainActor`.
 ///
 /// `fileID` and `line` (the call's own, by default) name it in the observer's diagnostics.

@@ -18,12 +18,12 @@
 ///   again, so an ``untilFinished(_:)`` closure reading a weakly held model can return
 ///   `.finish` once it is gone. Deliberate difference: `Observations` waits for a change that
 ///   can no longer come until its task is cancelled.
-/// - An evaluation is a scheduled run: a write that `emit` itself makes to what another
-///   iteration or scheduled observer reads extends a chain of scheduled runs, and iterations
-///   whose evaluations keep changing each other are stopped as
-///   ``observe(scheduler:fileID:line:_:)`` describes (past 100 runs in a row the change is
-///   dropped with a diagnostic; the consumer then waits for a change from elsewhere). What the consumer writes after `next()` returned
-///   starts no chain: a loop that writes what it observes runs for as long as it likes.
+/// - An evaluation is a scheduled run: a write that `emit` itself makes to what another iteration
+///   or scheduled observer reads extends a chain of scheduled runs, and iterations whose
+///   evaluations keep changing each other are stopped as ``observe(scheduler:fileID:line:_:)``
+///   describes (past 100 runs in a row the change is dropped with a diagnostic; the consumer then
+///   waits for a change from elsewhere). What the consumer writes after `next()` returned starts no
+///   chain: a loop that writes what it observes runs for as long as it likes.
 ///
 /// `emit` runs on the iterating task, in its isolation (a main-actor consumer evaluates on the
 /// main actor, with no executor hop per element), never on the mutating thread. For main-actor
