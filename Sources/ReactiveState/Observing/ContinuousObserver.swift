@@ -380,6 +380,16 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     return enqueue(kind: .deinit, link: nil)
   }
 
+  override func derivedValueWillDeinitialize(_ link: LinkPointer, objectsGone: DeallocationPasses)
+    -> DerivedValueDeparture
+  {
+    // The observer retains the derived values it reads (`derivedInputs`), so one goes only
+    // once a run stopped reading it: no event, even for objects read through it that went
+    // before it (this observer heard nothing of them, and no longer reads them).
+    if phase == .running || phase == .cancelled { ReactiveNode.detachFromSource(link) }
+    return .none
+  }
+
   override func missedChange(at link: LinkPointer) {
     _ = enqueue(kind: .didSet, link: link)
   }

@@ -85,4 +85,31 @@ import Testing
     second = nil
     #expect(log.value == ["deinit"], "reported twice")
   }
+
+  // MARK: - Continuous observation: no report at a value's departure
+
+  /// Deliberately unlike the event form: a continuous observation retains the derived values
+  /// it reads, so one goes only after a run stopped reading it, and its departure is no
+  /// `.deinit` event, not even for an object read only through it and gone before it (the
+  /// observation no longer reads either). Until session 43 that departure queued a `.deinit`.
+  @Test func aValueAContinuousObservationStoppedReadingGoesUnheard() {
+    let object = Box<HandModel?>(HandModel())
+    let value = Box<Computed<Int>?>(Computed { [weak object] in object?.value?.a ?? -1 })
+    let trigger = HandModel()
+    let kinds = Box<[String]>([])
+    let token = withContinuousObservation(options: [.didSet, .deinit]) { event in
+      kinds.value.append("\(event.kind)")
+      _ = trigger.a
+      _ = value.value?.value
+    }
+    var held = object.value
+    object.value = nil
+    held = nil  // read only through the value, which takes its departure
+    _ = held
+    #expect(kinds.value == ["initial"])
+    value.value = nil  // the observation still holds it
+    trigger.a = 1  // this run stops reading the value, which goes
+    #expect(kinds.value == ["initial", "didSet"])
+    withExtendedLifetime(token) {}
+  }
 }

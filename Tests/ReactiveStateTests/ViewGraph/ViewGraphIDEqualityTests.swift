@@ -1,9 +1,10 @@
 import ReactiveStateMacrosFree
 import Testing
 
-/// `ForEach` and `.id(_:)` identities compare their ids as `AnyHashable` does: the host takes
-/// a shortcut for `Int` and `String` ids, and these cases pin down that the shortcut keeps
-/// `AnyHashable`'s answers (state survives exactly when the ids are equal).
+/// `ForEach` and `.id(_:)` identities compare their ids with the id type's own `==` (an
+/// `AnyHashable` id type gets `AnyHashable`'s answers): the host takes a shortcut for `Int`
+/// and `String` ids, and these cases pin down that state survives exactly when the ids are
+/// equal.
 @MainActor
 @Suite struct ViewGraphIDEqualityTests {
   /// Rows keyed by strings, in an order the test changes.
@@ -66,7 +67,7 @@ import Testing
     let name: String
   }
 
-  /// Rows keyed by a custom `Hashable` type, which takes `AnyHashable`'s own path.
+  /// Rows keyed by a custom `Hashable` type, which takes the generic path.
   struct CustomRows: View {
     @State private var order = [Custom(name: "x"), Custom(name: "y")]
     var body: some View {

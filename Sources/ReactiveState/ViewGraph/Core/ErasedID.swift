@@ -6,6 +6,8 @@
 /// every row of every expansion. The ids compared here always share one type (a `ForEach`'s
 /// `ID`, or an `IDView`'s, whose type is part of the view's), so `AnyHashable`'s equality
 /// across types (`1 as Int` and `1 as Int8`) is never needed: values of two types are unequal.
+/// Equality is the id type's own `==`, so an `[Double]` id holding `.nan` equals itself while
+/// its storage is shared (`Array`'s identity shortcut) and its identity is kept.
 struct ErasedID: Hashable, CustomStringConvertible {
   /// The id.
   let base: any Hashable

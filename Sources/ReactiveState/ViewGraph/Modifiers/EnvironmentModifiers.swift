@@ -23,7 +23,6 @@ public struct EnvironmentWriterView<Content: View>: View, PrimitiveView {
     scratch.cells = inherited.cells
     write(&scratch)
     var result = inherited
-    let hadCells = !node.ownedEnvironmentCells.isEmpty
     var changedKeys: [String] = []
     for (id, entry) in scratch.writes {
       if let cell = node.ownedEnvironmentCells[id] {
@@ -44,8 +43,10 @@ public struct EnvironmentWriterView<Content: View>: View, PrimitiveView {
     }
     // The modifier now sets other keys than before (`.environment(flag ? \.a : \.b, v)`):
     // readers below tracked the cells they found, or read a default and tracked nothing, so
-    // the subtree takes the new environment and its bodies re-evaluate.
-    if hadCells && !changedKeys.isEmpty {
+    // the subtree takes the new environment and its bodies re-evaluate. That includes a
+    // writer whose earlier evaluations set no key at all; only the first expansion, which has
+    // no subtree yet, has nothing to reshape.
+    if !changedKeys.isEmpty && !node.children.isEmpty {
       let keys = changedKeys.sorted().joined(separator: ", ")
       node.host.reshapeEnvironment(under: node, to: result, cause: .environment(key: keys))
     }
