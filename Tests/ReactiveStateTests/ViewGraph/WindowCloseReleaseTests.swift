@@ -86,6 +86,18 @@ import Testing
     #expect(throws: ViewHostError.notFound("Add word")) { try host.tap("Add word") }
   }
 
+  /// A host dropped without `close()` while a view waits in its dirty queue frees that view's
+  /// storage: the queue gives back the reference it holds on each waiting node.
+  @Test func droppingAHostWithAViewInItsDirtyQueueReleasesItsStateModel() throws {
+    Draft.alive = 0
+    var host: ViewHost? = ViewHost(DraftEditor(), mode: .manual)
+    try host?.tap("Add word")
+    #expect(host?.hasPendingUpdates == true)
+    #expect(Draft.alive == 1)
+    host = nil
+    #expect(Draft.alive == 0)
+  }
+
   @Test func closingAWindowNobodyHoldsReleasesItsStateModel() throws {
     Draft.alive = 0
     let app = AppHost(DraftApp())

@@ -155,7 +155,11 @@ enum DynamicPropertyInstaller {
 
   /// Calls `body` with the address `plan`'s offsets are relative to: the value's bytes, or
   /// the instance a class value refers to.
-  private static func withStorage<V>(
+  ///
+  /// Nonisolated: a main-actor closure handed to the standard library's `withUnsafeBytes`
+  /// checks its executor on entry (about 220 instructions, twice per evaluation of a view
+  /// with `@State`).
+  nonisolated private static func withStorage<V>(
     of value: V, _ plan: DynamicPropertyPlan, _ body: (UnsafeRawPointer) -> Void
   ) {
     if plan.isClass {

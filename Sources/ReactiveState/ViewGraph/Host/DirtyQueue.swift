@@ -2,17 +2,27 @@
 /// evaluate before their children. A binary heap with lazy deletion: entries of nodes that were
 /// evaluated or removed meanwhile are skipped when popped. Membership is the node's `isQueued`
 /// flag (a node belongs to one host, so to one queue).
+///
+/// Each heap entry holds one retain of its node, taken when it is pushed and given back when
+/// it is popped or cleared: moving entries while sifting and comparing them then costs no
+/// reference counting (a quarter of a re-evaluation's retains went there).
 @MainActor
-struct DirtyQueue {
-  private var heap: [ViewNode] = []
+struct DirtyQueue: ~Copyable {
+  private var heap: [Unmanaged<ViewNode>] = []
   /// Number of queued nodes (flags set).
   private var count = 0
+
+  init() {}
+
+  deinit { for entry in heap { entry.release() } }
 
   var isEmpty: Bool { count == 0 }
   /// The queued nodes, each once, in no particular order.
   var nodes: [ViewNode] {
     var seen: Set<ObjectIdentifier> = []
-    return heap.filter { $0.isQueued && seen.insert($0.id).inserted }
+    return heap.map { $0.takeUnretainedValue() }.filter {
+      $0.isQueued && seen.insert($0.id).inserted
+    }
   }
 
   func contains(_ node: ViewNode) -> Bool { node.isQueued }
@@ -33,7 +43,10 @@ struct DirtyQueue {
   }
 
   mutating func removeAll() {
-    for node in heap { node.isQueued = false }
+    for entry in heap {
+      entry.takeUnretainedValue().isQueued = false
+      entry.release()
+    }
     count = 0
     heap.removeAll()
   }
@@ -56,12 +69,20 @@ struct DirtyQueue {
     for node in deferred where node.isQueued { push(node) }
   }
 
-  private static func precedes(_ a: ViewNode, _ b: ViewNode) -> Bool {
-    a.depth != b.depth ? a.depth < b.depth : a.serial < b.serial
+  /// Nonisolated: main-actor closures handed to `_withUnsafeGuaranteedRef` would check their
+  /// executor on entry.
+  nonisolated private static func precedes(_ a: Unmanaged<ViewNode>, _ b: Unmanaged<ViewNode>)
+    -> Bool
+  {
+    a._withUnsafeGuaranteedRef { a in
+      b._withUnsafeGuaranteedRef { b in
+        a.depth != b.depth ? a.depth < b.depth : a.serial < b.serial
+      }
+    }
   }
 
   private mutating func push(_ node: ViewNode) {
-    heap.append(node)
+    heap.append(.passRetained(node))
     var child = heap.count - 1
     while child > 0 {
       let parent = (child - 1) / 2
@@ -74,7 +95,7 @@ struct DirtyQueue {
   private mutating func popHeap() -> ViewNode? {
     guard !heap.isEmpty else { return nil }
     heap.swapAt(0, heap.count - 1)
-    let top = heap.removeLast()
+    let top = heap.removeLast().takeRetainedValue()
     var parent = 0
     while true {
       let left = 2 * parent + 1

@@ -100,14 +100,22 @@ struct FieldComparer {
     _ lhs: L, _ rhs: R, _ comparers: [FieldComparer], sawClosure: inout Bool
   ) -> Bool {
     guard L.self == R.self else { return false }
-    return withUnsafeBytes(of: lhs) { left in
-      withUnsafeBytes(of: rhs) { right in
-        // A type of size zero has only fields of size zero: no state to differ.
-        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
-          return true
-        }
-        return fieldsEqual(at: leftBase, rightBase, comparers, depth: 1, sawClosure: &sawClosure)
-      }
+    return withBytes(of: lhs, rhs) { left, right in
+      // A type of size zero has only fields of size zero: no state to differ.
+      guard let left, let right else { return true }
+      return fieldsEqual(at: left, right, comparers, depth: 1, sawClosure: &sawClosure)
+    }
+  }
+
+  /// Calls `body` with the addresses of the bytes of `lhs` and `rhs` (nil for a type of size
+  /// zero). Nonisolated: a main-actor closure handed to the standard library's
+  /// `withUnsafeBytes` checks its executor on entry (about 220 instructions each, two per
+  /// compared view).
+  nonisolated private static func withBytes<L, R>(
+    of lhs: L, _ rhs: R, _ body: (UnsafeRawPointer?, UnsafeRawPointer?) -> Bool
+  ) -> Bool {
+    withUnsafeBytes(of: lhs) { left in
+      withUnsafeBytes(of: rhs) { right in body(left.baseAddress, right.baseAddress) }
     }
   }
 
