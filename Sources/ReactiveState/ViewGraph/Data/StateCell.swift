@@ -7,7 +7,7 @@ final class StateCell<Value>: Observable {
   /// The registrar's slot for ``value``, filled at the first tracked read or observed write.
   /// `\.value` of a generic class has no constant key path: without the token, every read
   /// would instantiate the key path at run time to find the slot.
-  private var valueToken = _ObservedPropertyToken()
+  @exclusivity(unchecked) private var valueToken = _ObservedPropertyToken()
   /// False once the identity ended: later writes (from captured bindings or closures) are dropped.
   var isLive = true
   /// The removal that ended the identity (see ``ViewGraphRuntime/removalInProgress``).

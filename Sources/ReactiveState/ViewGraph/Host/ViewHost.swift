@@ -84,7 +84,7 @@ public final class ViewHost {
   /// built-in views, a `TextField` re-reading its binding, appear in ``updateLog`` alone).
   @exclusivity(unchecked) public private(set) var totalBodyEvaluations = 0
   /// Number of update passes run so far (mounting counts as one).
-  public private(set) var passCount = 0
+  @exclusivity(unchecked) public private(set) var passCount = 0
 
   /// The mounted tree; nil once ``close()`` released it.
   var root: ViewNode!

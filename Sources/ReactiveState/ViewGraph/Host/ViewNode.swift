@@ -44,9 +44,9 @@ final class ViewNode {
     return lastSerial
   }
   @exclusivity(unchecked) var view: any View
-  var children: [ViewNode] = []
-  /// Dynamic-property storage by ordinal (`StateCell`s).
-  @exclusivity(unchecked) var slots: [Int: AnyObject] = [:]
+  @exclusivity(unchecked) var children: [ViewNode] = []
+  /// Dynamic-property storage by ordinal (`StateCell`s, …; see ``NodeSlots``).
+  @exclusivity(unchecked) var slots = NodeSlots()
   /// What this node's own dynamic properties read.
   @exclusivity(unchecked) var environment: EnvironmentValues
   /// What this node's children inherit (differs from `environment` under `.environment`).
@@ -56,8 +56,8 @@ final class ViewNode {
   /// The cells its `@EnvironmentObject` properties found at their last installation: the body
   /// run reads them, so providing another instance re-evaluates the view (and re-subscribes
   /// it) even when its body never reads the object.
-  var environmentObjectCells: [EnvironmentCell] = []
-  var isLive = true
+  @exclusivity(unchecked) var environmentObjectCells: [EnvironmentCell] = []
+  @exclusivity(unchecked) var isLive = true
   /// The host's pass stamp when this node was last evaluated (see `ViewHost.beginPass()`).
   @exclusivity(unchecked) var passStamp = 0
   /// Whether the node is in its host's dirty queue (see `DirtyQueue`).
@@ -65,9 +65,9 @@ final class ViewNode {
   /// Body evaluations of this identity.
   @exclusivity(unchecked) var bodyCount = 0
   /// A control's value as read at its last expansion (what the user would see).
-  var controlValue: String?
+  @exclusivity(unchecked) var controlValue: String?
   /// Why the body could not be evaluated (a missing environment object), if so.
-  var failure: String?
+  @exclusivity(unchecked) var failure: String?
   /// Why the node is dirty, recorded by the first invalidation of the current batch.
   @exclusivity(unchecked) var pendingCause: UpdateCause?
   /// Set when an invalidation of the current batch did not come through the node's observer
@@ -83,12 +83,12 @@ final class ViewNode {
   }
   private var referenceIfCreated: WeakNodeReference?
   /// The node's single continuous observer (see `runTracked`), created at first evaluation.
-  var observer: ContinuousObserver?
+  @exclusivity(unchecked) var observer: ContinuousObserver?
   /// Keeps ``observer`` alive; cancelled at teardown.
   var observationToken: ObservationToken?
   /// The evaluation the observer's next run performs, and its output.
-  var pendingRun: NodeRun?
-  var workResult: [ChildSpec]?
+  @exclusivity(unchecked) var pendingRun: NodeRun?
+  @exclusivity(unchecked) var workResult: [ChildSpec]?
 
   init(
     view: any View, component: IdentityComponent, parent: ViewNode?, host: ViewHost,
