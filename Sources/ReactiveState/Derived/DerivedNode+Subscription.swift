@@ -152,9 +152,13 @@ extension DerivedNode {
 
   /// Under the graph lock, for an abandoned node: whether an input it is linked to changed
   /// since it was read. Without upstream links nothing could tell it of a change: true, so
-  /// a dependent is not left waiting for nothing.
+  /// a dependent is not left waiting for nothing — unless its last computation read no
+  /// input at all (a constant), which can never change: as a computed property that reads
+  /// nothing observable, it leaves nothing to wait for.
   final func linkedInputChanged() -> Bool {
-    guard var link = firstDependency else { return true }
+    guard var link = firstDependency else {
+      return !abandonedReadingNothing.load(ordering: .acquiring)
+    }
     while true {
       if link.pointee.sourceNode._withUnsafeGuaranteedRef({
         $0.changedSince(link.pointee.version)

@@ -153,6 +153,9 @@ class DerivedNode: SourceNode, @unchecked Sendable {
   /// walks on through it, until its dependents, which see its moved version, stop reading it.
   /// A derived value created inside a derivation and freed when it returns is such a node.
   final let passesChangesOn = Atomic<Bool>(false)
+  /// Set as the node is abandoned after a computation that read no input (`Computed { 42 }`):
+  /// what it stands for can never change (see ``linkedInputChanged()``).
+  final let abandonedReadingNothing = Atomic<Bool>(false)
   /// Worklist link of ``updateWillSetInterest(gained:)`` (graph lock; not the walk's
   /// `nextToWalk`: an update can happen during a walk, when a one-shot that fires unlinks).
   @exclusivity(unchecked) private var nextInterestUpdate: Unmanaged<DerivedNode>?
@@ -205,6 +208,7 @@ class DerivedNode: SourceNode, @unchecked Sendable {
     computeLock.lock()
     isAbandoned = true
     freshness.store(Self.stale, ordering: .sequentiallyConsistent)
+    if hasValue && inputs.count == 0 { abandonedReadingNothing.store(true, ordering: .releasing) }
     passesChangesOn.store(true, ordering: .sequentiallyConsistent)
     moveVersion()
     // A change like a write: values found current earlier in a read on this thread check
