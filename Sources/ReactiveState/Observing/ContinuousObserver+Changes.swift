@@ -35,6 +35,7 @@ extension ContinuousObserver {
       }
       if bodyThread.load(ordering: .relaxed) == UInt(bitPattern: rs_current_thread()) {
         dirtiedByOwnThread = true
+        if kind == .deinit { deallocatedWhatItRead = true }
       }
       pendingKind = kind
       pendingKeyPath = keyPath()

@@ -40,6 +40,7 @@ extension ContinuousObserver {
       scope.wroteDuringRun = false
       scope.wroteParkingSlot = false
       dirtiedByOwnThread = false
+      deallocatedWhatItRead = false
       bodyThread.store(UInt(bitPattern: rs_current_thread()), ordering: .relaxed)
       scope.begin()
       // Begun inside `withoutObservationTracking` (a write there ran it): a write here is

@@ -87,15 +87,16 @@ extension ContinuousObserver {
         return
       }
       (kind, keyPath, certain) = (pendingKind, pendingKeyPath, pendingIsCertain)
-      // Only a run that changed an observed property itself counts toward the limit: changes
-      // from other threads never invalidate it forever, and the last one must be seen.
-      if wroteDuringRun && dirtiedByOwnThread { reruns += 1 }
+      // Only a run that changed what it read itself (wrote an observed property, or
+      // deallocated an object it read) counts toward the limit: changes from other threads
+      // never invalidate it forever, and the last one must be seen.
+      if (wroteDuringRun || deallocatedWhatItRead) && dirtiedByOwnThread { reruns += 1 }
       if reruns > Self.rerunLimit {
         phase = .idle
         pendingKeyPath = nil
         ObservationWave.advance()  // no longer waiting: later changes must reach it again
         GraphLock.unlock()
-        reportSelfInvalidation(keyPath)
+        reportSelfInvalidation(keyPath, byDeallocation: kind == .deinit)
         return
       }
       ObservationWave.advance()  // the re-run consumes the new changes

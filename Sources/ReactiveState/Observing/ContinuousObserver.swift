@@ -91,6 +91,10 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
   /// body: only such re-runs count toward ``rerunLimit``. Written by that thread alone (in
   /// `enqueue`, under the graph lock, and cleared as each run's body starts).
   @exclusivity(unchecked) var dirtiedByOwnThread = false
+  /// Whether the current run's own thread deallocated an object the run read (a `.deinit`
+  /// change, with `dirtiedByOwnThread`): the run changed what it read, as a write does, and
+  /// counts toward ``rerunLimit``. Same thread and lifetime as `dirtiedByOwnThread`.
+  @exclusivity(unchecked) var deallocatedWhatItRead = false
   /// Whether the last body run wrote the property the observer parks on (running thread).
   @exclusivity(unchecked) var runWroteParkingSlot = false
   /// Set by ``cancelObservation()``; read without the lock by a delivery whose run `receive`
