@@ -124,26 +124,9 @@ import Testing
   func optionsFormArmedInsideFirstEverWriteHearsWhatItHearsOnAnObservedObject(
     options: ObservationTracking.Options
   ) {
-    /// The events heard by the end of the write it was armed in, and by the end of the next.
     func events(observedBefore: Bool) -> [[String]] {
-      let model = HandDeferralModel()
-      if observedBefore {
-        ReactiveState.withObservationTracking({ _ = model.x }, onChange: {})
-        model.x = 0
-      }
-      let kinds = Box<[String]>([])
-      model.onStoredX = {
-        model.onStoredX = nil
-        ReactiveState.withObservationTracking(options: options) {
-          _ = model.x
-        } onChange: { event in
-          kinds.value.append("\(event.kind)")
-        }
-      }
-      model.x = 1
-      let afterArmingWrite = kinds.value
-      model.x = 2
-      return [afterArmingWrite, kinds.value]
+      eventsOfARegistrationArmedInsideAWriteOfX(
+        options: options, observedBefore: observedBefore, reading: { model in { _ = model.x } })
     }
     let expected = options.contains(.didSet) ? [["didSet"], ["didSet"]] : [[], ["willSet"]]
     #expect(events(observedBefore: true) == expected)
@@ -182,4 +165,33 @@ import Testing
     model.value = 2
     #expect(mine.value == 1)
   }
+}
+
+/// The events an options-form registration hears when it is armed inside a write of `x` (from
+/// the model's `onStoredX`), reading what `reads` returns for the model: by the end of that
+/// write, and by the end of the next. `observedBefore`: the model was observed before that
+/// write, so its write has a slot and announces itself at its end.
+func eventsOfARegistrationArmedInsideAWriteOfX(
+  options: ObservationTracking.Options, observedBefore: Bool,
+  reading reads: (HandDeferralModel) -> @Sendable () -> Void
+) -> [[String]] {
+  let model = HandDeferralModel()
+  if observedBefore {
+    ReactiveState.withObservationTracking({ _ = model.x }, onChange: {})
+    model.x = 0
+  }
+  let read = reads(model)
+  let kinds = Box<[String]>([])
+  model.onStoredX = {
+    model.onStoredX = nil
+    ReactiveState.withObservationTracking(options: options) {
+      read()
+    } onChange: { event in
+      kinds.value.append("\(event.kind)")
+    }
+  }
+  model.x = 1
+  let afterArmingWrite = kinds.value
+  model.x = 2
+  return [afterArmingWrite, kinds.value]
 }

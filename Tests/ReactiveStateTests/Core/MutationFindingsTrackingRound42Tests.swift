@@ -144,27 +144,12 @@ import Testing
   func aRegistrationOverADerivedValueArmedInsideAFirstWriteHearsItAsOnAnObservedObject(
     options: ObservationTracking.Options
   ) {
-    /// The events heard by the end of the write it was armed in, and by the end of the next.
     func events(observedBefore: Bool) -> [[String]] {
-      let model = HandDeferralModel()
-      if observedBefore {
-        ReactiveState.withObservationTracking({ _ = model.x }, onChange: {})
-        model.x = 0
+      eventsOfARegistrationArmedInsideAWriteOfX(options: options, observedBefore: observedBefore) {
+        model in
+        let doubled = Computed { model.x * 2 }
+        return { _ = doubled.value }
       }
-      let doubled = Computed { model.x * 2 }
-      let kinds = Box<[String]>([])
-      model.onStoredX = {
-        model.onStoredX = nil
-        ReactiveState.withObservationTracking(options: options) {
-          _ = doubled.value
-        } onChange: { event in
-          kinds.value.append("\(event.kind)")
-        }
-      }
-      model.x = 1
-      let afterArmingWrite = kinds.value
-      model.x = 2
-      return [afterArmingWrite, kinds.value]
     }
     let observed = events(observedBefore: true)
     #expect(events(observedBefore: false) == observed)
