@@ -265,17 +265,16 @@ extension ContinuousObserver {
   /// Reports a run that kept invalidating itself (it was stopped): its thread's writes during
   /// the run, its own or those of observers they ran inline, changed what it read.
   func reportSelfInvalidation(_ keyPath: AnyKeyPath?, byDeallocation: Bool = false) {
-    guard !byDeallocation else {
-      return ObservationDiagnostics.report(
-        "\(name) invalidated itself \(Self.rerunLimit) times in a row and was stopped; its "
-          + "runs keep deallocating an object they read, which is a change. To fix: keep the "
-          + "object alive outside the observer, or read it with withoutObservationTracking { … }")
-    }
-    ObservationDiagnostics.report(
-      "\(name) invalidated itself \(Self.rerunLimit) times in a row and was stopped; its "
-        + "runs keep changing \(Self.describe(keyPath)), which it also reads (directly, or "
+    let cause =
+      byDeallocation
+      ? "runs keep deallocating an object they read, which is a change. To fix: keep the "
+        + "object alive outside the observer, or read it with withoutObservationTracking { … }"
+      : "runs keep changing \(Self.describe(keyPath)), which it also reads (directly, or "
         + "through the observers its writes ran). To fix: move the write out of the observer "
         + "(or out of the observers it runs), or read that value with "
-        + "withoutObservationTracking { … }")
+        + "withoutObservationTracking { … }"
+    ObservationDiagnostics.report(
+      "\(name) invalidated itself \(Self.rerunLimit) times in a row and was stopped; its "
+        + cause)
   }
 }

@@ -373,11 +373,16 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     return enqueue(kind: kind, link: link, duringWalk: true)
   }
 
-  override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
-    // A run in progress walks the dependency list without the lock, so only the source's side
-    // goes now; the run's end removes the rest. That holds for a run cancelled meanwhile too
-    // (phase `cancelled`, links present: a cancellation outside a run removed them already).
+  /// Under the graph lock, as a source of `link` goes: a run in progress walks the dependency
+  /// list without the lock, so only the source's side goes now; the run's end removes the
+  /// rest. That holds for a run cancelled meanwhile too (phase `cancelled`, links present: a
+  /// cancellation outside a run removed them already).
+  private func detachDepartingSource(_ link: LinkPointer) {
     if phase == .running || phase == .cancelled { ReactiveNode.detachFromSource(link) }
+  }
+
+  override func sourceWillDeinitialize(_ link: LinkPointer) -> Bool {
+    detachDepartingSource(link)
     guard triggers.contains(.deinit) else { return false }
     if deinitQueuedPass == ChangePropagation.detachPass { return false }
     deinitQueuedPass = ChangePropagation.detachPass
@@ -390,7 +395,7 @@ final class ContinuousObserver: ReactiveNode, EventCanceller, @unchecked Sendabl
     // The observer retains the derived values it reads (`derivedInputs`), so one goes only
     // once a run stopped reading it: no event, even for objects read through it that went
     // before it (this observer heard nothing of them, and no longer reads them).
-    if phase == .running || phase == .cancelled { ReactiveNode.detachFromSource(link) }
+    detachDepartingSource(link)
     return .none
   }
 
