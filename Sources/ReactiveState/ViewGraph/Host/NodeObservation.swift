@@ -27,32 +27,33 @@ final class NodeScheduler: ObserverParking, ObservationScheduler, @unchecked Sen
     let reference = reference
     if ViewGraphRuntime.isOnMainActor {
       ViewGraphRuntime.assumeMainActor(reference) { reference in
+        guard let node = reference.node else { return }
         // The run's thread is this one (no other thread writes the flag while it ends).
-        let otherThread =
-          endOfOwnRun && reference.node?.observer.map { !$0.dirtiedByOwnThread } == true
+        let otherThread = endOfOwnRun && node.observer?.dirtiedByOwnThread == false
         NodeScheduler.invalidate(
-          reference, cause: ViewGraphRuntime.currentCause, changedElsewhere: otherThread)
+          node, cause: ViewGraphRuntime.currentCause, changedElsewhere: otherThread)
       }
     } else {
       // A model mutated on another thread: hop to the main actor (no `@State` cause there).
       Task { @MainActor in
-        NodeScheduler.invalidate(reference, cause: nil, changedElsewhere: true)
+        guard let node = reference.node else { return }
+        NodeScheduler.invalidate(node, cause: nil, changedElsewhere: true)
       }
     }
   }
 
   @MainActor
   private static func invalidate(
-    _ reference: WeakNodeReference, cause: UpdateCause?, changedElsewhere: Bool
+    _ node: ViewNode, cause: UpdateCause?, changedElsewhere: Bool
   ) {
-    guard let node = reference.node, node.isLive else { return }
+    guard node.isLive else { return }
     // The key path is known now (the observer queued it); view-graph cells name themselves.
     var resolved = cause ?? .unknownProperty
     // `if let`, not `Optional.map`: a closure here would check its main-actor isolation.
     if cause == nil, let keyPath = node.observer?.queuedKeyPath {
       resolved = .modelProperty(ObservedKeyPath(keyPath))
     }
-    node.host.invalidate(node, cause: resolved, duringUpdate: !changedElsewhere)
+    node.host.invalidate(node, cause: consume resolved, duringUpdate: !changedElsewhere)
   }
 }
 
@@ -71,8 +72,8 @@ extension ViewNode {
   /// across runs, cancelled at teardown); later calls re-run it. Returns the children the run
   /// produced, or nil when the run was skipped (unless `force`: only derived values it read
   /// were invalidated and they recomputed to equal values).
-  func runTracked(force: Bool, _ run: NodeRun) -> [ChildSpec]? {
-    pendingRun = run
+  func runTracked(force: Bool, _ run: consuming NodeRun) -> [ChildSpec]? {
+    pendingRun = consume run
     defer {
       pendingRun = nil
     }

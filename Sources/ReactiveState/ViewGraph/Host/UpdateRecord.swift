@@ -38,6 +38,15 @@ extension UpdateCause {
     default: false
     }
   }
+
+  /// True for a mount and for new input from the parent, the causes that always evaluate
+  /// (matched in place: `==` against a case would copy the payload, a retain).
+  var isFromMountOrParent: Bool {
+    switch self {
+    case .mount, .parentInput: true
+    default: false
+    }
+  }
 }
 
 /// One entry of ``ViewHost/updateLog``: a view that was evaluated and why.

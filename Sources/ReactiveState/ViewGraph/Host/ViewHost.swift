@@ -208,7 +208,7 @@ public final class ViewHost {
       while let node = dirty.popShallowest(
         skipping: &deferred, isEligible: { !wasEvaluatedThisPass($0) })
       {
-        evaluate(node, cause: node.pendingCause ?? .unknownProperty)
+        evaluate(node, cause: node.pendingCause.take() ?? .unknownProperty)
       }
       dirty.restart(with: deferred)
       beginPass()
@@ -243,7 +243,7 @@ public final class ViewHost {
   /// Marks `node` dirty because something it read changed. Never evaluates here: observers fire
   /// at `willSet`, before the new value is stored. `duringUpdate`: false for a change made on
   /// another thread (not a write of the update running here).
-  func invalidate(_ node: ViewNode, cause: UpdateCause, duringUpdate: Bool = true) {
+  func invalidate(_ node: ViewNode, cause: consuming UpdateCause, duringUpdate: Bool = true) {
     guard node.isLive else { return }
     if duringUpdate, let updating = ViewGraphRuntime.updatingNode, cause.isModelProperty {
       record(
@@ -253,17 +253,17 @@ public final class ViewHost {
           + "the write out of body (into an action, onAppear, onChange or task)",
         node: updating)
     }
-    markDirty(node, cause: cause)
+    markDirty(node, cause: consume cause)
   }
 
   /// Queues `node` for the next pass. `forcesRun`: the invalidation did not come through the
   /// node's observer (an `objectWillChange`, a reshaped environment, new input from the
   /// parent), so its next evaluation runs the body even when the change its observer queued
   /// meanwhile is cut off (derived values that recomputed to equal ones).
-  func markDirty(_ node: ViewNode, cause: UpdateCause, forcesRun: Bool = false) {
+  func markDirty(_ node: ViewNode, cause: consuming UpdateCause, forcesRun: Bool = false) {
     if forcesRun { node.forcesRun = true }
     guard dirty.insert(node) else { return }
-    node.pendingCause = cause
+    node.pendingCause = consume cause
     scheduleFlushIfNeeded()
   }
 
@@ -298,17 +298,17 @@ public final class ViewHost {
 
   /// Evaluates `node`'s body (or expansion) in its own tracking scope, then reconciles its
   /// children outside that scope so their reads stay theirs.
-  func evaluate(_ node: ViewNode, cause: UpdateCause, newInput: Bool = false) {
+  func evaluate(_ node: ViewNode, cause: consuming UpdateCause, newInput: Bool = false) {
     dirty.remove(node)
     node.pendingCause = nil
     node.passStamp = passStamp
     let specs: [ChildSpec]?
     // A mount or new input from the parent always evaluates; a change parked by the node's
     // observer may be skipped by the equality cut-off of derived values it read.
-    let force = newInput || cause == .mount || cause == .parentInput || node.forcesRun
+    let force = newInput || cause.isFromMountOrParent || node.forcesRun
     node.forcesRun = false
     if let primitiveType = node.info.primitive {
-      if cause != .mount, cause != .parentInput {
+      if !cause.isFromMountOrParent {
         // A built-in view's own reads invalidated it (a control's binding, a ForEach row
         // closure): log it, though it has no body to count.
         updateLog.append(
@@ -325,7 +325,7 @@ public final class ViewHost {
       let failures = DynamicPropertyInstaller.install(in: node)
       if failures.isEmpty {
         node.failure = nil
-        specs = tracked(node, force: force, .body(cause: cause))
+        specs = tracked(node, force: force, .body(cause: consume cause))
       } else {
         node.failure = failures.joined(separator: "; ")
         // The body does not run: the view depends on nothing it read before (a withdrawn
@@ -340,7 +340,7 @@ public final class ViewHost {
     reconcile(node, with: specs)
   }
 
-  private func noteBodyEvaluation(_ node: ViewNode, cause: UpdateCause) {
+  private func noteBodyEvaluation(_ node: ViewNode, cause: consuming UpdateCause) {
     node.bodyCount += 1
     totalBodyEvaluations += 1
     let ordinal = node.info.ordinal
@@ -354,28 +354,29 @@ public final class ViewHost {
   }
 
   /// Runs `run` as `node`'s tracked evaluation (its continuous observer's run).
-  private func tracked(_ node: ViewNode, force: Bool, _ run: NodeRun) -> [ChildSpec]? {
+  private func tracked(_ node: ViewNode, force: Bool, _ run: consuming NodeRun) -> [ChildSpec]? {
     let outer = ViewGraphRuntime.updatingNode
     ViewGraphRuntime.updatingNode = node
     defer { ViewGraphRuntime.updatingNode = outer }
-    return node.runTracked(force: force, run)
+    return node.runTracked(force: force, consume run)
   }
 
   /// The work of one tracked run of `node` (called by its observer, inside the tracking scope):
   /// evaluates its body or expands it, and returns its children.
-  func perform(_ run: NodeRun, of node: ViewNode, event: ObservationTracking.Event)
+  func perform(_ run: consuming NodeRun, of node: ViewNode, event: ObservationTracking.Event)
     -> [ChildSpec]
   {
-    switch run {
+    switch consume run {
     case .expansion:
       guard let primitive = node.info.primitive?.unbox(node.view) else { return [] }
       return expand(primitive, of: node)
-    case .body(var cause):
+    case .body(let cause):
       // A change made off the main actor arrives without a cause; the event names it.
-      if cause == .unknownProperty, let keyPath = event.keyPath {
-        cause = .modelProperty(ObservedKeyPath(keyPath))
+      if case .unknownProperty = cause, let keyPath = event.keyPath {
+        noteBodyEvaluation(node, cause: .modelProperty(ObservedKeyPath(keyPath)))
+      } else {
+        noteBodyEvaluation(node, cause: consume cause)
       }
-      noteBodyEvaluation(node, cause: cause)
       for cell in node.environmentObjectCells { _ = cell.value }
       return [ChildSpec(component: .slot(0), view: evaluateBody(node.view))]
     }
