@@ -101,14 +101,15 @@ struct FieldComparer {
   ) -> Bool {
     guard L.self == R.self else { return false }
     return withBytes(of: lhs, rhs) { left, right in
-      // A type of size zero has only fields of size zero: no state to differ.
+      // No address (allowed for a type of size zero, though this toolchain gives one): such
+      // a type has only fields of size zero, no state to differ.
       guard let left, let right else { return true }
       return fieldsEqual(at: left, right, comparers, depth: 1, sawClosure: &sawClosure)
     }
   }
 
-  /// Calls `body` with the addresses of the bytes of `lhs` and `rhs` (nil for a type of size
-  /// zero). Nonisolated: a main-actor closure handed to the standard library's
+  /// Calls `body` with the addresses of the bytes of `lhs` and `rhs` (the standard library may
+  /// give nil for a type of size zero). Nonisolated: a main-actor closure handed to the standard library's
   /// `withUnsafeBytes` checks its executor on entry (about 220 instructions each, two per
   /// compared view).
   nonisolated private static func withBytes<L, R>(
