@@ -109,9 +109,9 @@ struct FieldComparer {
   }
 
   /// Calls `body` with the addresses of the bytes of `lhs` and `rhs` (the standard library may
-  /// give nil for a type of size zero). Nonisolated: a main-actor closure handed to the standard library's
-  /// `withUnsafeBytes` checks its executor on entry (about 220 instructions each, two per
-  /// compared view).
+  /// give nil for a type of size zero). Nonisolated: a main-actor closure handed to the
+  /// standard library's `withUnsafeBytes` checks its executor on entry (about 220 instructions
+  /// each, two per compared view).
   nonisolated private static func withBytes<L, R>(
     of lhs: L, _ rhs: R, _ body: (UnsafeRawPointer?, UnsafeRawPointer?) -> Bool
   ) -> Bool {

@@ -42,11 +42,12 @@ final class NodeScheduler: ObserverParking, ObservationScheduler, @unchecked Sen
     }
   }
 
+  /// Invalidates `node` (``ViewHost/invalidate(_:cause:duringUpdate:)`` ignores a node that
+  /// is no longer live).
   @MainActor
   private static func invalidate(
     _ node: ViewNode, cause: UpdateCause?, changedElsewhere: Bool
   ) {
-    guard node.isLive else { return }
     // The key path is known now (the observer queued it); view-graph cells name themselves.
     var resolved = cause ?? .unknownProperty
     // `if let`, not `Optional.map`: a closure here would check its main-actor isolation.
